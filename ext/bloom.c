@@ -1,0 +1,395 @@
+/*
+** bloom.c: SQL glue and entry point of the sqlite-bloom extension.
+**
+** Load it with ".load ./bloom" in the sqlite3 shell, or with
+** sqlite3_load_extension(db, "path/to/bloom", 0, &err). Compiled with
+** -DSQLITE_CORE, call sqlite3_bloom_init() yourself (sqlite3_auto_extension).
+**
+** SQL behaviour:
+**
+**  (1) bloom_build(KEY, N, P) is an aggregate returning a Bloom filter BLOB
+**      sized for N distinct keys at false-positive rate P: m bits with
+**      m = ceil(-N ln P / (ln 2)^2) rounded up to whole 64-bit words, and
+**      k = max(1, round(m/N ln 2)) hash functions, m taken before rounding.
+**
+**  (2) N must be a whole number >= 1 (an integral REAL such as 1e6 counts).
+**      P must be a REAL strictly between 0 and 1. Both must be the
+**      same on every row of a group. A P that needs more than 64 hash
+**      functions (below about 4e-20) is an error.
+**
+**  (3) Keys follow SQL equality without affinity: an INTEGER and a REAL of
+**      the same value are the same key (1 and 1.0, 0 and -0.0); TEXT is
+**      hashed as its UTF-8 bytes whatever the database encoding; a BLOB as
+**      its bytes; TEXT, BLOB and numbers never equal each other. No
+**      collation is applied.
+**
+**  (4) bloom_build skips NULL keys and does not count them. Over zero rows
+**      it returns NULL; over rows whose keys are all NULL it returns an empty
+**      filter. Each GROUP BY group gets its own filter.
+**
+**  (5) bloom_might_contain(FILTER, KEY) returns 0 when KEY was certainly
+**      never added to FILTER and 1 when it possibly was. Every key added
+**      returns 1. A NULL FILTER or a NULL KEY returns NULL.
+**
+**  (6) A FILTER that is not a valid filter BLOB (not a BLOB, too short, bad
+**      magic, newer format, bad k or m, wrong length, non-zero reserved
+**      bytes) is an error naming the function and the reason; the header is
+**      checked against the BLOB's length before any bit is read.
+**
+**  (7) A filter larger than SQLITE_LIMIT_LENGTH is a SQLITE_TOOBIG error
+**      that says how many bytes it would need.
+**
+**  (8) bloom_version() returns the extension's version.
+*/
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT1
+
+#include "bloom_core.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#ifndef BLOOM_VERSION
+#error "BLOOM_VERSION must be defined by the build (CMake's project version)"
+#endif
+
+#if defined(_WIN32)
+#define BLOOM_EXPORT __declspec(dllexport)
+#else
+#define BLOOM_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Longest prefix of a TEXT value quoted in an error message, in characters. */
+#define QUOTED_TEXT_MAX 40
+
+/* Length of the well-formed UTF-8 character at t[0..avail), or 0 when it is not one. */
+static int utf8_char_length(const unsigned char *t, int avail) {
+    int length = t[0] < 0x80                    ? 1
+                 : t[0] >= 0xC2 && t[0] <= 0xDF ? 2
+                 : t[0] >= 0xE0 && t[0] <= 0xEF ? 3
+                 : t[0] >= 0xF0 && t[0] <= 0xF4 ? 4
+                                                : 0;
+    if (length > avail) {
+        return 0;
+    }
+    for (int i = 1; i < length; i++) {
+        if ((t[i] & 0xC0) != 0x80) {
+            return 0;
+        }
+    }
+    return length;
+}
+
+/*
+** Appends TEXT t of the given bytes, quoted, as error messages show it: its
+** first QUOTED_TEXT_MAX characters then ... if cut, with control characters
+** and bytes that are not UTF-8 as \xNN, so a message never carries raw bytes.
+*/
+static void append_quoted_text(sqlite3_str *s, const unsigned char *t, int bytes) {
+    sqlite3_str_appendchar(s, 1, '\'');
+    for (int i = 0, chars = 0; i < bytes; chars++) {
+        int length = utf8_char_length(t + i, bytes - i);
+        if (chars == QUOTED_TEXT_MAX) {
+            sqlite3_str_appendall(s, "'...");
+            return;
+        }
+        if (length == 0 || t[i] < 0x20 || t[i] == 0x7F) {
+            sqlite3_str_appendf(s, "\\x%02X", t[i]);
+            length = 1;
+        } else if (t[i] == '\'') {
+            sqlite3_str_appendall(s, "''");
+        } else {
+            sqlite3_str_append(s, (const char *)t + i, length);
+        }
+        i += length;
+    }
+    sqlite3_str_appendchar(s, 1, '\'');
+}
+
+/* Appends v to s the way error messages show a value: NULL, 42, 1.5, 'text', a BLOB. */
+static void append_value(sqlite3_str *s, sqlite3_value *v) {
+    const unsigned char *text;
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        sqlite3_str_appendall(s, "NULL");
+        break;
+    case SQLITE_INTEGER:
+        sqlite3_str_appendf(s, "%lld", sqlite3_value_int64(v));
+        break;
+    case SQLITE_FLOAT:
+        sqlite3_str_appendf(s, "%!.15g", sqlite3_value_double(v));
+        break;
+    case SQLITE_TEXT:
+        text = sqlite3_value_text(v);
+        append_quoted_text(s, text ? text : (const unsigned char *)"", sqlite3_value_bytes(v));
+        break;
+    default:
+        sqlite3_str_appendf(s, "a BLOB of %d bytes", sqlite3_value_bytes(v));
+        break;
+    }
+}
+
+/* Sets the error of ctx to a formatted message (NOMEM if it cannot be built); 1 if set. */
+static int result_errorf(sqlite3_context *ctx, const char *format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    char *message = sqlite3_vmprintf(format, ap);
+    va_end(ap);
+    if (message == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    sqlite3_result_error(ctx, message, -1);
+    sqlite3_free(message);
+    return 1;
+}
+
+/* Makes the text built in s the error result of ctx (NOMEM if building it failed), frees s. */
+static void result_error_str(sqlite3_context *ctx, sqlite3_str *s) {
+    int rc = sqlite3_str_errcode(s);
+    char *message = sqlite3_str_finish(s);
+    if (rc != SQLITE_OK || message == NULL) {
+        sqlite3_result_error_nomem(ctx);
+    } else {
+        sqlite3_result_error(ctx, message, -1);
+    }
+    sqlite3_free(message);
+}
+
+/* Reports "FUNC: WHAT, got VALUE" as the error of ctx. */
+static void result_error_value(sqlite3_context *ctx, const char *func, const char *what,
+                               sqlite3_value *v) {
+    sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str_appendf(s, "%s: %s, got ", func, what);
+    append_value(s, v);
+    result_error_str(ctx, s);
+}
+
+/* Hashes a non-NULL key by SQL equality (rule 3). Returns 0 after setting a NOMEM error. */
+static int hash_key(sqlite3_context *ctx, sqlite3_value *key, bloom_hash *out) {
+    const void *bytes;
+    switch (sqlite3_value_type(key)) {
+    case SQLITE_INTEGER:
+        *out = bloom_hash_integer(sqlite3_value_int64(key));
+        return 1;
+    case SQLITE_FLOAT:
+        *out = bloom_hash_real(sqlite3_value_double(key));
+        return 1;
+    case SQLITE_TEXT:
+        bytes = sqlite3_value_text(key); /* UTF-8, converted from UTF-16 if need be */
+        if (bytes == NULL) {
+            break;
+        }
+        *out = bloom_hash_text(bytes, (size_t)sqlite3_value_bytes(key));
+        return 1;
+    default:
+        bytes = sqlite3_value_blob(key);
+        if (bytes == NULL && sqlite3_value_bytes(key) != 0) {
+            break; /* a zeroblob() that could not be expanded */
+        }
+        *out = bloom_hash_blob(bytes, (size_t)sqlite3_value_bytes(key));
+        return 1;
+    }
+    sqlite3_result_error_nomem(ctx);
+    return 0;
+}
+
+/*
+** Decodes and validates the filter argument v of func (rule 6). Returns 1 and
+** sets *header and *bits for a valid filter; otherwise sets the error, returns 0.
+*/
+static int read_filter(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                       bloom_header *header, const uint8_t **bits) {
+    if (sqlite3_value_type(v) != SQLITE_BLOB) {
+        result_error_value(ctx, func, "the filter must be a BLOB", v);
+        return 0;
+    }
+    const uint8_t *blob = sqlite3_value_blob(v);
+    int bytes = sqlite3_value_bytes(v);
+    if (blob == NULL && bytes != 0) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    char why[BLOOM_WHY_MAX];
+    if (bloom_read_header(blob, (uint64_t)bytes, header, why) != BLOOM_OK) {
+        result_errorf(ctx, "%s: %s", func, why);
+        return 0;
+    }
+    *bits = blob + BLOOM_HEADER_BYTES;
+    return 1;
+}
+
+/* bloom_might_contain(FILTER, KEY): rules 5 and 6. */
+static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    bloom_header header;
+    const uint8_t *bits;
+    bloom_hash h;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        return;
+    }
+    if (!read_filter(ctx, "bloom_might_contain", argv[0], &header, &bits)) {
+        return;
+    }
+    if (sqlite3_value_type(argv[1]) == SQLITE_NULL || !hash_key(ctx, argv[1], &h)) {
+        return;
+    }
+    sqlite3_result_int(ctx, bloom_test(bits, header.m, header.k, h));
+}
+
+/* Aggregate state of bloom_build, zeroed by SQLite before the first row. */
+typedef struct build_state {
+    uint8_t *blob;       /* header and bit array, allocated on the first row */
+    uint64_t blob_bytes; /* size of blob */
+    bloom_header header; /* sized on the first row; keys counts the keys added */
+} build_state;
+
+/* Reads N (rule 2) into *n. Returns 0 after setting the error if it is not a whole number >= 1. */
+static int read_capacity(sqlite3_context *ctx, sqlite3_value *v, uint64_t *n) {
+    int type = sqlite3_value_type(v);
+    double r = sqlite3_value_double(v);
+    if (type == SQLITE_INTEGER && sqlite3_value_int64(v) >= 1) {
+        *n = (uint64_t)sqlite3_value_int64(v);
+        return 1;
+    }
+    if (type != SQLITE_FLOAT || !(r >= 1.0) || r != floor(r)) {
+        result_error_value(ctx, "bloom_build", "n must be a whole number >= 1", v);
+        return 0;
+    }
+    if (r >= 9223372036854775808.0) {
+        result_error_value(ctx, "bloom_build", "n must be at most 9223372036854775807", v);
+        return 0;
+    }
+    *n = (uint64_t)r;
+    return 1;
+}
+
+/* Reads P (rule 2) into *p. Returns 0 after setting the error if it is not strictly in (0, 1). */
+static int read_rate(sqlite3_context *ctx, sqlite3_value *v, double *p) {
+    *p = sqlite3_value_double(v);
+    if (sqlite3_value_type(v) == SQLITE_FLOAT && *p > 0.0 && *p < 1.0) {
+        return 1;
+    }
+    result_error_value(ctx, "bloom_build", "p must be between 0 and 1 (exclusive)", v);
+    return 0;
+}
+
+/* Sizes and allocates the filter of st for n and p. Returns 0 after setting the error. */
+static int start_filter(sqlite3_context *ctx, build_state *st, uint64_t n, double p) {
+    double bytes_needed;
+    bloom_status status = bloom_size(n, p, &st->header, &bytes_needed);
+    if (status == BLOOM_TOO_MANY_HASHES) {
+        result_errorf(ctx, "bloom_build: p = %!.15g needs %u hash functions, more than %d", p,
+                      (unsigned)st->header.k, BLOOM_K_MAX);
+        return 0;
+    }
+    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+    if (status == BLOOM_TOO_BIG || bytes_needed > (double)limit) {
+        if (result_errorf(ctx,
+                          "bloom_build: a filter for n = %llu at p = %!.15g needs %.0f bytes, "
+                          "more than the length limit of %d bytes",
+                          (unsigned long long)n, p, bytes_needed, limit)) {
+            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+        }
+        return 0;
+    }
+    st->blob_bytes = bloom_blob_bytes(st->header.m);
+    st->blob = sqlite3_malloc64(st->blob_bytes);
+    if (st->blob == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    memset(st->blob, 0, st->blob_bytes);
+    return 1;
+}
+
+/* Checks that n and p equal those of the group's first row (rule 2). */
+static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p) {
+    if (n != st->header.n) {
+        result_errorf(ctx,
+                      "bloom_build: n must be the same for all rows of a group, got %llu "
+                      "after %llu",
+                      (unsigned long long)n, (unsigned long long)st->header.n);
+        return 0;
+    }
+    if (p != st->header.p) {
+        result_errorf(ctx,
+                      "bloom_build: p must be the same for all rows of a group, got %!.15g "
+                      "after %!.15g",
+                      p, st->header.p);
+        return 0;
+    }
+    return 1;
+}
+
+/* bloom_build(KEY, N, P), one row: rules 1 to 4. */
+static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    build_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    uint64_t n;
+    double p;
+    bloom_hash h;
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (!read_capacity(ctx, argv[1], &n) || !read_rate(ctx, argv[2], &p)) {
+        return;
+    }
+    if (st->blob == NULL ? !start_filter(ctx, st, n, p) : !same_parameters(ctx, st, n, p)) {
+        return;
+    }
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || !hash_key(ctx, argv[0], &h)) {
+        return;
+    }
+    bloom_set(st->blob + BLOOM_HEADER_BYTES, st->header.m, st->header.k, h);
+    st->header.keys++;
+}
+
+/* bloom_build: hands the filter to SQLite without copying it; NULL over zero rows. */
+static void build_final(sqlite3_context *ctx) {
+    build_state *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL || st->blob == NULL) {
+        return;
+    }
+    bloom_write_header(st->blob, &st->header);
+    sqlite3_result_blob64(ctx, st->blob, st->blob_bytes, sqlite3_free);
+    st->blob = NULL;
+}
+
+/* bloom_version(): rule 8. */
+static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    sqlite3_result_text(ctx, BLOOM_VERSION, -1, SQLITE_STATIC);
+}
+
+BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
+                                    const sqlite3_api_routines *pApi) {
+    static const struct {
+        const char *name;
+        int nargs;
+        void (*func)(sqlite3_context *, int, sqlite3_value **);
+        void (*step)(sqlite3_context *, int, sqlite3_value **);
+        void (*final)(sqlite3_context *);
+    } functions[] = {
+        {"bloom_version", 0, version_func, NULL, NULL},
+        {"bloom_build", 3, NULL, build_step, build_final},
+        {"bloom_might_contain", 2, might_contain_func, NULL, NULL},
+    };
+    const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+    SQLITE_EXTENSION_INIT2(pApi);
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+        int rc = sqlite3_create_function(db, functions[i].name, functions[i].nargs, flags, NULL,
+                                         functions[i].func, functions[i].step, functions[i].final);
+        if (rc != SQLITE_OK) {
+            if (pzErrMsg != NULL) {
+                *pzErrMsg = sqlite3_mprintf("bloom: cannot register %s(): %s", functions[i].name,
+                                            sqlite3_errmsg(db));
+            }
+            return rc;
+        }
+    }
+    return SQLITE_OK;
+}

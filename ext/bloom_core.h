@@ -1,0 +1,104 @@
+/*
+** bloom_core.h: the pure C core of sqlite-bloom.
+**
+** Sizing, hashing of canonical key bytes to bit positions, set/test, and
+** encoding, decoding and validation of the filter BLOB (format version 1,
+** specified byte by byte in README.md). Nothing here includes a SQLite
+** header, allocates memory or keeps state: callers own every buffer.
+*/
+#ifndef BLOOM_CORE_H
+#define BLOOM_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    BLOOM_HEADER_BYTES = 64,   /* bytes before the bit array */
+    BLOOM_FORMAT_VERSION = 1,  /* format version this code writes and reads */
+    BLOOM_LAYOUT_STANDARD = 1, /* one bit array, k positions anywhere in it */
+    BLOOM_HASH_XXH3_128 = 1,   /* XXH3-128, enhanced double hashing, multiply-shift */
+    BLOOM_K_MAX = 64,          /* most hash functions a filter may use */
+    BLOOM_WHY_MAX = 160        /* buffer size for a validation message */
+};
+
+/* Largest BLOB the core will size, whatever the caller's own limit (2^62 bytes). */
+#define BLOOM_MAX_BYTES 4611686018427387904.0
+
+typedef enum bloom_status {
+    BLOOM_OK = 0,
+    BLOOM_BAD_ARGUMENT,    /* sizing: n < 1, or p not strictly between 0 and 1 */
+    BLOOM_TOO_MANY_HASHES, /* sizing: p needs more than BLOOM_K_MAX hash functions */
+    BLOOM_TOO_BIG,         /* sizing: more than BLOOM_MAX_BYTES */
+    BLOOM_INVALID          /* decoding: not a valid filter; the message says why */
+} bloom_status;
+
+/* The header fields of a filter, decoded. */
+typedef struct bloom_header {
+    uint8_t version;            /* format version of the writer */
+    uint8_t min_reader_version; /* oldest reader version that can read it */
+    uint8_t layout;             /* BLOOM_LAYOUT_* */
+    uint8_t hash;               /* BLOOM_HASH_* */
+    uint32_t k;                 /* hash functions (bit positions per key) */
+    uint64_t m;                 /* bits in the bit array, a multiple of 64 */
+    uint64_t n;                 /* capacity: distinct keys it was sized for */
+    double p;                   /* target false-positive rate at capacity */
+    uint64_t keys;              /* keys added, counting repeats */
+} bloom_header;
+
+/* The 128-bit hash of one canonical key; h1 and h2 drive the bit positions. */
+typedef struct bloom_hash {
+    uint64_t h1;
+    uint64_t h2;
+} bloom_hash;
+
+/* Key type tags: the XXH3 seed of each SQL storage class (same numbers as SQLite's). */
+enum { BLOOM_KEY_INTEGER = 1, BLOOM_KEY_REAL = 2, BLOOM_KEY_TEXT = 3, BLOOM_KEY_BLOB = 4 };
+
+/*
+** Sizes a filter for n distinct keys at false-positive rate p and fills *out
+** with a fresh header (no keys added). *bytes_needed always receives the BLOB
+** size the parameters call for (exact below 2^53), also when too big.
+*/
+bloom_status bloom_size(uint64_t n, double p, bloom_header *out, double *bytes_needed);
+
+/* Total BLOB bytes for a filter of m bits: header plus ceil(m / 64) words. */
+uint64_t bloom_blob_bytes(uint64_t m);
+
+/* Writes the 64-byte header, little-endian, reserved bytes zero. */
+void bloom_write_header(uint8_t *blob, const bloom_header *h);
+
+/*
+** Validates blob (len bytes) as a filter this code can read and decodes its
+** header. Reads only the header, in O(1). On failure returns BLOOM_INVALID and
+** writes the reason, without a function name, to why (BLOOM_WHY_MAX bytes).
+*/
+bloom_status bloom_read_header(const uint8_t *blob, uint64_t len, bloom_header *out, char *why);
+
+/* Hash of an INTEGER key. */
+bloom_hash bloom_hash_integer(int64_t v);
+
+/* Hash of a REAL key: an integral value in int64 range hashes as that INTEGER. */
+bloom_hash bloom_hash_real(double v);
+
+/* Hash of a TEXT key given as its UTF-8 bytes. */
+bloom_hash bloom_hash_text(const void *utf8, size_t bytes);
+
+/* Hash of a BLOB key. */
+bloom_hash bloom_hash_blob(const void *data, size_t bytes);
+
+/* Writes the k bit positions of key h in a filter of m bits to out[0..k-1]. */
+void bloom_positions(bloom_hash h, uint64_t m, uint32_t k, uint64_t *out);
+
+/* Sets the k bits of key h in the bit array bits of m bits. */
+void bloom_set(uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h);
+
+/* Returns 1 when all k bits of key h are set (possibly present), 0 otherwise. */
+int bloom_test(const uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h);
+
+/* Bit position of the 64-bit value x in [0, m): floor(x * m / 2^64). */
+uint64_t bloom_reduce(uint64_t x, uint64_t m);
+
+/* The same as bloom_reduce without a 128-bit integer type (used where there is none). */
+uint64_t bloom_reduce_portable(uint64_t x, uint64_t m);
+
+#endif /* BLOOM_CORE_H */

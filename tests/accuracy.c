@@ -1,0 +1,154 @@
+/*
+** accuracy.c: measured false-positive rates of filters built and probed in SQL.
+**
+** Usage: accuracy EXTENSION [KEYS [PROBES [P...]]]
+**        (defaults: 1000000 keys, 2000000 probes, p = 0.1 0.01 0.001)
+**
+** For each p it builds bloom_build(key, KEYS, p) over KEYS keys of all four
+** types, then probes PROBES keys that were never added: absent numbers, and
+** TEXT and BLOB keys whose bytes equal those of added BLOB and TEXT keys. It
+** prints one table row per p and fails unless, for every p:
+**  - every added key probes 1;
+**  - the measured rate is within 5 standard deviations of the rate the
+**    filter's own fill predicts, (bits set / m)^k;
+**  - the measured rate is within 5 standard deviations plus 3 % of p.
+*/
+#include <sqlite3.h>
+
+#include "bloom_core.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Key i of the added set: INTEGER, TEXT, BLOB and REAL in turn. */
+#define ADDED_KEY                                                                                  \
+    "CASE i % 4 WHEN 0 THEN i WHEN 1 THEN 'k' || i WHEN 2 THEN CAST('b' || i AS BLOB) "            \
+    "ELSE i + 0.5 END"
+
+/* Probe j: never added. Integers past the added range, BLOBs spelling added
+** TEXT keys, TEXT spelling added BLOB keys, and REALs between added ones. */
+#define ABSENT_KEY                                                                                 \
+    "CASE j % 4 WHEN 0 THEN ?2 + j WHEN 1 THEN CAST('k' || (j % ?2) AS BLOB) "                     \
+    "WHEN 2 THEN 'b' || (j % ?2) ELSE (j % ?2) + 0.75 END"
+
+/* Parameters of every query: ?1 the filter (or NULL), ?2 KEYS, ?3 PROBES, ?4 p. */
+typedef struct run {
+    sqlite3 *db;
+    sqlite3_int64 keys, probes;
+} run;
+
+/* Prepares sql and binds the run's parameters; exits on failure. */
+static sqlite3_stmt *prepare(const run *r, const char *sql, const void *filter, int bytes,
+                             double p) {
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        fprintf(stderr, "accuracy: %s\n", sqlite3_errmsg(r->db));
+        exit(2);
+    }
+    sqlite3_bind_blob(stmt, 1, filter, bytes, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, r->keys);
+    sqlite3_bind_int64(stmt, 3, r->probes);
+    sqlite3_bind_double(stmt, 4, p);
+    return stmt;
+}
+
+/* Steps a prepared statement to its one row; exits on failure. */
+static void step_row(const run *r, sqlite3_stmt *stmt) {
+    if (sqlite3_step(stmt) != SQLITE_ROW) {
+        fprintf(stderr, "accuracy: %s\n", sqlite3_errmsg(r->db));
+        exit(2);
+    }
+}
+
+/* Sum of bloom_might_contain(filter, KEY) for i (or j) from 0 to count - 1. */
+static sqlite3_int64 count_hits(const run *r, const char *key, const char *count,
+                                const void *filter, int bytes) {
+    char *sql = sqlite3_mprintf(
+        "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < %s - 1) "
+        "SELECT sum(bloom_might_contain(?1, %s)) FROM (SELECT i, i AS j FROM s)",
+        count, key);
+    sqlite3_stmt *stmt = prepare(r, sql, filter, bytes, 0);
+    step_row(r, stmt);
+    sqlite3_int64 hits = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    sqlite3_free(sql);
+    return hits;
+}
+
+/* Number of bits set in the bit array of a filter. */
+static uint64_t bits_set(const uint8_t *filter, uint64_t m) {
+    uint64_t set = 0;
+    for (uint64_t i = 0; i < m / 8; i++) {
+        for (uint8_t b = filter[BLOOM_HEADER_BYTES + i]; b != 0; b &= (uint8_t)(b - 1)) {
+            set++;
+        }
+    }
+    return set;
+}
+
+/* Measures one p: prints its table row and checks the bounds. */
+static void measure(const run *r, double p) {
+    sqlite3_stmt *build =
+        prepare(r,
+                "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1) "
+                "SELECT bloom_build(" ADDED_KEY ", ?2, ?4) FROM s",
+                NULL, 0, p);
+    step_row(r, build);
+    int bytes = sqlite3_column_bytes(build, 0);
+    const uint8_t *filter = sqlite3_column_blob(build, 0);
+    bloom_header h;
+    char why[BLOOM_WHY_MAX];
+    if (!CHECK(bloom_read_header(filter, (uint64_t)bytes, &h, why) == BLOOM_OK)) {
+        fprintf(stderr, "    %s\n", why);
+        sqlite3_finalize(build);
+        return;
+    }
+    sqlite3_int64 found = count_hits(r, ADDED_KEY, "?2", filter, bytes);
+    sqlite3_int64 hits = count_hits(r, ABSENT_KEY, "?3", filter, bytes);
+    double fill = (double)bits_set(filter, h.m) / (double)h.m;
+    double model = pow(fill, h.k), rate = (double)hits / (double)r->probes;
+    double sigma_model = sqrt(model * (1 - model) / (double)r->probes);
+    double sigma_target = sqrt(p * (1 - p) / (double)r->probes);
+    printf("| %-7g | %8.2f | %2u | %9d | %10lld | %8.4f %% | %8.4f %% | %5.3f |\n", p,
+           (double)h.m / (double)r->keys, (unsigned)h.k, bytes, (long long)hits, 100 * rate,
+           100 * model, rate / p);
+    CHECK(found == r->keys);
+    CHECK(fabs(rate - model) <= 5 * sigma_model);
+    CHECK(fabs(rate - p) <= 5 * sigma_target + 0.03 * p);
+    sqlite3_finalize(build);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s EXTENSION [KEYS [PROBES [P...]]]\n", argv[0]);
+        return 2;
+    }
+    run r = {NULL, argc > 2 ? atoll(argv[2]) : 1000000, argc > 3 ? atoll(argv[3]) : 2000000};
+    char *err = NULL;
+    if (r.keys < 4 || r.probes < 1 || sqlite3_open(":memory:", &r.db) != SQLITE_OK ||
+        sqlite3_db_config(r.db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
+        sqlite3_load_extension(r.db, argv[1], NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "accuracy: cannot start: %s\n", err ? err : "bad arguments");
+        return 2;
+    }
+    printf("%lld keys of four types added, %lld absent keys probed, through SQL.\n\n",
+           (long long)r.keys, (long long)r.probes);
+    printf("| p       | bits/key |  k |     bytes | false hits | measured   | "
+           "fill model | ratio |\n");
+    printf("|---------|----------|----|-----------|------------|------------|"
+           "------------|-------|\n");
+    static const double default_rates[] = {0.1, 0.01, 0.001};
+    if (argc > 4) {
+        for (int i = 4; i < argc; i++) {
+            measure(&r, atof(argv[i]));
+        }
+    } else {
+        for (size_t i = 0; i < sizeof default_rates / sizeof default_rates[0]; i++) {
+            measure(&r, default_rates[i]);
+        }
+    }
+    printf("\nratio = measured / p. fill model = (bits set / m)^k of the filter built.\n");
+    sqlite3_close(r.db);
+    return check_report("accuracy");
+}

@@ -1,0 +1,76 @@
+-- Rules 2 and 9: every argument error names the function and the offending value.
+
+-- n: a whole number >= 1; an integral REAL counts; nothing else does (no affinity).
+SELECT bloom_build(1, 0, 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got 0
+SELECT bloom_build(1, -5, 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got -5
+SELECT bloom_build(1, 1.5, 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got 1.5
+SELECT bloom_build(1, 0.0, 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got 0.0
+SELECT bloom_build(1, '1000', 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got '1000'
+SELECT bloom_build(1, x'E803', 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got a BLOB of 2 bytes
+SELECT bloom_build(1, NULL, 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got NULL
+SELECT bloom_build(1, 9e999, 0.01);
+-- error: bloom_build: n must be at most 9223372036854775807, got Inf
+SELECT bloom_build(1, 1e30, 0.01);
+-- error: bloom_build: n must be at most 9223372036854775807, got 1.0e+30
+SELECT bloom_build(1, 'it''s a very long text that goes on and on and on', 0.01);
+-- error: bloom_build: n must be a whole number >= 1, got 'it''s a very long text that goes on and o'...
+
+-- p: a REAL strictly between 0 and 1.
+SELECT bloom_build(1, 10, 1.5);
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got 1.5
+SELECT bloom_build(1, 10, 0.0);
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got 0.0
+SELECT bloom_build(1, 10, 1.0);
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got 1.0
+SELECT bloom_build(1, 10, -0.01);
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got -0.01
+SELECT bloom_build(1, 10, 0);
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got 0
+SELECT bloom_build(1, 10, '0.01');
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got '0.01'
+SELECT bloom_build(1, 10, NULL);
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got NULL
+SELECT bloom_build(1, 10, x'00');
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got a BLOB of 1 bytes
+SELECT bloom_build(1, 10, 1e-30);
+-- error: bloom_build: p = 1.0e-30 needs 100 hash functions, more than 64
+SELECT bloom_build(1, 10, 4.9406564584124654e-324);
+-- error: bloom_build: p = 4.94065645841247e-324 needs 1074 hash functions, more than 64
+
+-- Wrong argument counts are SQLite's own errors.
+SELECT bloom_build(1, 10);
+-- error: wrong number of arguments to function bloom_build()
+SELECT bloom_build(1, 10, 0.01, 'standard');
+-- error: wrong number of arguments to function bloom_build()
+SELECT bloom_might_contain(x'00');
+-- error: wrong number of arguments to function bloom_might_contain()
+SELECT bloom_version(1);
+-- error: wrong number of arguments to function bloom_version()
+
+-- Rule 8: something other than a BLOB where a filter should be.
+SELECT bloom_might_contain('a filter', 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 'a filter'
+SELECT bloom_might_contain(42, 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 42
+SELECT bloom_might_contain(4.2, 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 4.2
+-- An invalid filter is an error even when the key is NULL.
+SELECT bloom_might_contain('a filter', NULL);
+-- error: bloom_might_contain: the filter must be a BLOB, got 'a filter'
+-- A filter stored as TEXT (as some clients do) must be turned back into a BLOB.
+-- Control characters and bytes that are not UTF-8 are shown as \xNN.
+SELECT bloom_might_contain(CAST(substr(bloom_build(1, 10, 0.01), 1, 8) AS TEXT), 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 'SQBF\x01\x01\x01\x01'
+SELECT bloom_might_contain(CAST(x'41C0E282AC42F09F998243' AS TEXT), 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 'A\xC0€B🙂C'
+SELECT bloom_might_contain(CAST(x'41E282' AS TEXT), 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 'A\xE2\x82'
+SELECT bloom_might_contain(CAST(CAST(bloom_build(1, 10, 0.01) AS TEXT) AS BLOB), 1);
+-- => 1

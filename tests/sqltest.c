@@ -1,0 +1,370 @@
+/*
+** sqltest.c: runs a SQL test script against the built extension through
+** SQLite's C API, checking every expected result and error verbatim.
+**
+** Usage: sqltest EXTENSION SCRIPT.sql DATABASE
+**
+** DATABASE is deleted first, then opened and the extension loaded. The
+** script is plain SQL. Lines right after a statement state what it must give:
+**
+**   -- => 1|abc|NULL        one expected row (columns joined by '|'); repeat
+**                           the line for each further row, in order
+**   -- => (no rows)         the statement must return no row
+**   -- error: MESSAGE       the statement must fail with SQLITE_ERROR and
+**                           exactly this message
+**   -- error TOOBIG: MSG    the same with another primary result code
+**
+** A statement followed by none of these must succeed; its rows are not checked.
+** Directives, on lines of their own between statements:
+**
+**   --! reopen              close the database and open it again, reloading
+**   --! limit length N      sqlite3_limit(db, SQLITE_LIMIT_LENGTH, N)
+**   --! param @NAME SELECT  bind the first value the SELECT returns to @NAME
+**                           in every later statement that names it (like
+**                           the shell's .parameter set)
+**
+** Values print as NULL, integers, reals as SQLite shows them (1.0, 0.01),
+** text as is, BLOBs as x'HEX'. The script fails if no expectation is checked.
+*/
+#include <sqlite3.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Primary result codes an "-- error CODE:" line may name. */
+static const struct {
+    const char *name;
+    int code;
+} result_codes[] = {{"ERROR", SQLITE_ERROR}, {"TOOBIG", SQLITE_TOOBIG},
+                    {"NOMEM", SQLITE_NOMEM}, {"CONSTRAINT", SQLITE_CONSTRAINT},
+                    {"RANGE", SQLITE_RANGE}, {"MISMATCH", SQLITE_MISMATCH}};
+
+enum { MAX_PARAMS = 8 };
+
+typedef struct runner {
+    const char *extension;
+    const char *script;
+    const char *db_path;
+    sqlite3 *db;
+    int checks;
+    int failures;
+    int nparams;
+    char *param_names[MAX_PARAMS];
+    sqlite3_value *param_values[MAX_PARAMS];
+} runner;
+
+/* A growable string. */
+typedef struct text {
+    char *data;
+    size_t len, cap;
+} text;
+
+static void text_append(text *t, const char *s, size_t n) {
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->data = realloc(t->data, t->cap);
+        if (t->data == NULL) {
+            fprintf(stderr, "sqltest: out of memory\n");
+            exit(2);
+        }
+    }
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+}
+
+static void text_clear(text *t) {
+    t->len = 0;
+    if (t->data != NULL) {
+        t->data[0] = '\0';
+    }
+}
+
+/* Opens the database and loads the extension; exits on failure. */
+static void open_database(runner *r) {
+    char *err = NULL;
+    if (sqlite3_open(r->db_path, &r->db) != SQLITE_OK ||
+        sqlite3_db_config(r->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
+        sqlite3_load_extension(r->db, r->extension, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "sqltest: cannot open %s with %s: %s\n", r->db_path, r->extension,
+                err ? err : sqlite3_errmsg(r->db));
+        exit(2);
+    }
+}
+
+static void close_database(runner *r) {
+    if (sqlite3_close(r->db) != SQLITE_OK) {
+        fprintf(stderr, "sqltest: cannot close %s: %s\n", r->db_path, sqlite3_errmsg(r->db));
+        exit(2);
+    }
+    r->db = NULL;
+}
+
+/* Appends column i of the current row of stmt as the tests show it. */
+static void append_column(text *row, sqlite3_stmt *stmt, int i) {
+    char buf[64];
+    switch (sqlite3_column_type(stmt, i)) {
+    case SQLITE_NULL:
+        text_append(row, "NULL", 4);
+        break;
+    case SQLITE_INTEGER:
+        sqlite3_snprintf(sizeof buf, buf, "%lld", sqlite3_column_int64(stmt, i));
+        text_append(row, buf, strlen(buf));
+        break;
+    case SQLITE_FLOAT:
+        sqlite3_snprintf(sizeof buf, buf, "%!.15g", sqlite3_column_double(stmt, i));
+        text_append(row, buf, strlen(buf));
+        break;
+    case SQLITE_TEXT:
+        text_append(row, (const char *)sqlite3_column_text(stmt, i),
+                    (size_t)sqlite3_column_bytes(stmt, i));
+        break;
+    default: {
+        const unsigned char *blob = sqlite3_column_blob(stmt, i);
+        int bytes = sqlite3_column_bytes(stmt, i);
+        text_append(row, "x'", 2);
+        for (int b = 0; b < bytes; b++) {
+            sqlite3_snprintf(sizeof buf, buf, "%02X", blob[b]);
+            text_append(row, buf, 2);
+        }
+        text_append(row, "'", 1);
+    }
+    }
+}
+
+/*
+** Runs every statement of sql. Appends each result row to rows, one per line.
+** Returns SQLITE_OK, or the primary code of the first failure with its message.
+*/
+static int run_sql(runner *r, const char *sql, text *rows, text *message) {
+    const char *tail = sql;
+    while (*tail != '\0') {
+        sqlite3_stmt *stmt = NULL;
+        int rc = sqlite3_prepare_v2(r->db, tail, -1, &stmt, &tail);
+        if (rc != SQLITE_OK) {
+            text_append(message, sqlite3_errmsg(r->db), strlen(sqlite3_errmsg(r->db)));
+            return rc & 0xFF;
+        }
+        if (stmt == NULL) {
+            continue; /* only white space or comments left */
+        }
+        for (int i = 0; i < r->nparams; i++) {
+            int index = sqlite3_bind_parameter_index(stmt, r->param_names[i]);
+            if (index > 0) {
+                sqlite3_bind_value(stmt, index, r->param_values[i]);
+            }
+        }
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            for (int i = 0; i < sqlite3_column_count(stmt); i++) {
+                if (i > 0) {
+                    text_append(rows, "|", 1);
+                }
+                append_column(rows, stmt, i);
+            }
+            text_append(rows, "\n", 1);
+        }
+        if (rc != SQLITE_DONE) {
+            text_append(message, sqlite3_errmsg(r->db), strlen(sqlite3_errmsg(r->db)));
+            sqlite3_finalize(stmt);
+            return rc & 0xFF;
+        }
+        sqlite3_finalize(stmt);
+    }
+    return SQLITE_OK;
+}
+
+/* The primary result code an "-- error NAME:" line names, or -1. */
+static int code_named(const char *name, size_t len) {
+    for (size_t i = 0; i < sizeof result_codes / sizeof result_codes[0]; i++) {
+        if (strlen(result_codes[i].name) == len && strncmp(result_codes[i].name, name, len) == 0) {
+            return result_codes[i].code;
+        }
+    }
+    return -1;
+}
+
+/* Records a failed expectation of the statement ending at line. */
+static void fail(runner *r, int line, const char *sql, const char *what, const char *expected,
+                 const char *actual) {
+    r->failures++;
+    fprintf(stderr, "%s:%d: %s\n  statement: %s\n  expected:\n%s\n  got:\n%s\n", r->script, line,
+            what, sql, expected, actual);
+}
+
+/* Runs one statement and checks it against its expectation lines. */
+static void check_statement(runner *r, int line, const char *sql, const text *expected_rows,
+                            const char *expected_error, int expected_code) {
+    text rows = {0}, message = {0};
+    text_append(&rows, "", 0);
+    text_append(&message, "", 0);
+    int rc = run_sql(r, sql, &rows, &message);
+    if (expected_error != NULL) {
+        r->checks++;
+        if (rc != expected_code || strcmp(message.data, expected_error) != 0) {
+            char *want = sqlite3_mprintf("code %d: %s", expected_code, expected_error);
+            char *got = sqlite3_mprintf("code %d: %s", rc, message.data);
+            fail(r, line, sql, "wrong error", want, got);
+            sqlite3_free(want);
+            sqlite3_free(got);
+        }
+    } else if (rc != SQLITE_OK) {
+        r->failures++;
+        fprintf(stderr, "%s:%d: unexpected error %d: %s\n  statement: %s\n", r->script, line, rc,
+                message.data, sql);
+    } else if (expected_rows->len > 0) {
+        r->checks++;
+        const char *want =
+            strcmp(expected_rows->data, "(no rows)\n") == 0 ? "" : expected_rows->data;
+        if (strcmp(rows.data, want) != 0) {
+            fail(r, line, sql, "wrong result", want, rows.data);
+        }
+    }
+    free(rows.data);
+    free(message.data);
+}
+
+/* Runs the query of a "--! param @NAME SELECT ..." directive and keeps its first value. */
+static void set_param(runner *r, int line, const char *name, const char *query) {
+    sqlite3_stmt *stmt = NULL;
+    if (r->nparams == MAX_PARAMS ||
+        sqlite3_prepare_v2(r->db, query, -1, &stmt, NULL) != SQLITE_OK ||
+        sqlite3_step(stmt) != SQLITE_ROW) {
+        fprintf(stderr, "%s:%d: cannot set %s: %s\n", r->script, line, name, sqlite3_errmsg(r->db));
+        exit(2);
+    }
+    r->param_names[r->nparams] = sqlite3_mprintf("%s", name);
+    r->param_values[r->nparams] = sqlite3_value_dup(sqlite3_column_value(stmt, 0));
+    r->nparams++;
+    sqlite3_finalize(stmt);
+}
+
+/* Applies a "--! " directive. */
+static void run_directive(runner *r, int line, const char *directive) {
+    long long value;
+    char name[64];
+    int query_at = 0;
+    if (sscanf(directive, "param %63s %n", name, &query_at) == 1 && query_at > 0) {
+        set_param(r, line, name, directive + query_at);
+    } else if (strcmp(directive, "reopen") == 0) {
+        close_database(r);
+        open_database(r);
+    } else if (sscanf(directive, "limit length %lld", &value) == 1) {
+        sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, (int)value);
+    } else {
+        fprintf(stderr, "%s:%d: unknown directive: %s\n", r->script, line, directive);
+        exit(2);
+    }
+}
+
+/* Reads the whole file at path; exits on failure. */
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    text t = {0};
+    char buf[4096];
+    size_t n;
+    if (f == NULL) {
+        fprintf(stderr, "sqltest: cannot read %s\n", path);
+        exit(2);
+    }
+    text_append(&t, "", 0);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        text_append(&t, buf, n);
+    }
+    fclose(f);
+    return t.data;
+}
+
+static int starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s EXTENSION SCRIPT.sql DATABASE\n", argv[0]);
+        return 2;
+    }
+    runner r = {argv[1], argv[2], argv[3], NULL, 0, 0, 0, {NULL}, {NULL}};
+    static const char *suffixes[] = {"", "-journal", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s", r.db_path, suffixes[i]);
+        remove(path);
+    }
+    open_database(&r);
+
+    char *script = read_file(r.script);
+    text statement = {0}, pending = {0}, expected_rows = {0}, expected_error = {0};
+    int pending_line = 0, expected_code = SQLITE_ERROR, has_error = 0, line_no = 0;
+    text_append(&statement, "", 0);
+    text_append(&expected_rows, "", 0);
+    text_append(&expected_error, "", 0);
+    for (char *line = script; line != NULL && *line != '\0';) {
+        char *end = strchr(line, '\n');
+        if (end != NULL) {
+            *end = '\0';
+        }
+        line_no++;
+        if (pending.len > 0 && starts_with(line, "-- => ")) {
+            text_append(&expected_rows, line + 6, strlen(line + 6));
+            text_append(&expected_rows, "\n", 1);
+        } else if (pending.len > 0 && starts_with(line, "-- error")) {
+            const char *colon = strstr(line, ": ");
+            const char *name = line + strlen("-- error");
+            expected_code = *name == ' ' && colon != NULL
+                                ? code_named(name + 1, (size_t)(colon - name - 1))
+                                : SQLITE_ERROR;
+            if (colon == NULL || expected_code < 0) {
+                fprintf(stderr, "%s:%d: malformed error line\n", r.script, line_no);
+                return 2;
+            }
+            text_append(&expected_error, colon + 2, strlen(colon + 2));
+            has_error = 1;
+        } else {
+            if (pending.len > 0) {
+                check_statement(&r, pending_line, pending.data, &expected_rows,
+                                has_error ? expected_error.data : NULL, expected_code);
+                text_clear(&pending);
+                text_clear(&expected_rows);
+                text_clear(&expected_error);
+                has_error = 0;
+                expected_code = SQLITE_ERROR;
+            }
+            if (starts_with(line, "--! ")) {
+                run_directive(&r, line_no, line + 4);
+            } else {
+                text_append(&statement, line, strlen(line));
+                text_append(&statement, "\n", 1);
+                if (sqlite3_complete(statement.data)) {
+                    text_append(&pending, statement.data, statement.len);
+                    pending_line = line_no;
+                    text_clear(&statement);
+                }
+            }
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    if (pending.len > 0) {
+        check_statement(&r, pending_line, pending.data, &expected_rows,
+                        has_error ? expected_error.data : NULL, expected_code);
+    }
+    sqlite3_stmt *unfinished = NULL;
+    if (sqlite3_prepare_v2(r.db, statement.data, -1, &unfinished, NULL) != SQLITE_OK ||
+        unfinished != NULL) {
+        fprintf(stderr, "%s: the script ends inside a statement\n", r.script);
+        r.failures++;
+    }
+    sqlite3_finalize(unfinished);
+    for (int i = 0; i < r.nparams; i++) {
+        sqlite3_free(r.param_names[i]);
+        sqlite3_value_free(r.param_values[i]);
+    }
+    close_database(&r);
+    printf("%s: %d checks, %d failed\n", r.script, r.checks, r.failures);
+    free(script);
+    free(statement.data);
+    free(pending.data);
+    free(expected_rows.data);
+    free(expected_error.data);
+    return r.failures == 0 && r.checks > 0 ? 0 : 1;
+}

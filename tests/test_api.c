@@ -1,0 +1,185 @@
+/*
+** test_api.c: the extension as a C program loads it, through SQLite's C API.
+**
+** Usage: test_api EXTENSION VERSION GOLDEN_HEX_FILE
+**
+** Pins the exact list of functions the extension registers and their flags,
+** bloom_version(), the failure path of registration, loading by a path
+** without its suffix, and the golden filter, built in UTF-8, UTF-16le and
+** UTF-16be databases and compared byte for byte with the committed fixture.
+*/
+#include <sqlite3.h>
+
+#include "check.h"
+#include "fixture.h"
+
+#include <stdlib.h>
+
+/* The keys of the golden filter (tests/golden/README.md), NULL included. */
+static const char *const golden_keys =
+    "(0), (1), (-1), (9223372036854775807), (-9223372036854775808), (42), (42), (1.5), (-2.25), "
+    "(1e300), (0.1), (2.0), (''), ('hello'), ('ünïcödé'), ('🙂'), (x''), (x'00'), "
+    "(x'DEADBEEF'), "
+    "(NULL)";
+
+/* Opens an in-memory database with the given encoding (NULL: default) and the extension loaded. */
+static sqlite3 *open_with_extension(const char *extension, const char *encoding) {
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+        fprintf(stderr, "cannot open a database\n");
+        exit(2);
+    }
+    if (encoding != NULL) {
+        char *sql = sqlite3_mprintf("PRAGMA encoding = %Q", encoding);
+        CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+        sqlite3_free(sql);
+    }
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+    if (!CHECK(sqlite3_load_extension(db, extension, NULL, &err) == SQLITE_OK)) {
+        fprintf(stderr, "    %s\n", err ? err : "?");
+    }
+    sqlite3_free(err);
+    return db;
+}
+
+/* Runs a query and returns its rows, one per line with columns joined by '|'; caller frees. */
+static char *query_rows(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *stmt = NULL;
+    sqlite3_str *out = sqlite3_str_new(db);
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        sqlite3_str_appendf(out, "error: %s", sqlite3_errmsg(db));
+    }
+    while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW) {
+        for (int i = 0; i < sqlite3_column_count(stmt); i++) {
+            sqlite3_str_appendf(out, "%s%s", i ? "|" : "", sqlite3_column_text(stmt, i));
+        }
+        sqlite3_str_appendall(out, "\n");
+    }
+    sqlite3_finalize(stmt);
+    return sqlite3_str_finish(out);
+}
+
+/* The extension adds exactly these functions to a connection, with these flags. */
+static void test_registered_functions(const char *extension) {
+    static const char *list = "SELECT name, type, enc, narg, flags FROM pragma_function_list "
+                              "ORDER BY name, narg, type, enc, flags";
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    char *before = query_rows(db, list);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+    CHECK(sqlite3_load_extension(db, extension, NULL, &err) == SQLITE_OK);
+    sqlite3_free(err);
+    char *after = query_rows(db, list);
+
+    /* Every line of before is still in after; the lines after adds are these. */
+    sqlite3_str *added = sqlite3_str_new(db);
+    for (char *line = after; *line != '\0';) {
+        char *end = strchr(line, '\n');
+        size_t len = (size_t)(end - line) + 1;
+        int found = 0;
+        for (char *b = before; *b != '\0' && !found; b = strchr(b, '\n') + 1) {
+            found = strncmp(b, line, len) == 0;
+        }
+        if (!found) {
+            sqlite3_str_append(added, line, (int)len);
+        }
+        line = end + 1;
+    }
+    char *added_lines = sqlite3_str_finish(added);
+    /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000). */
+    CHECK_STR(added_lines, "bloom_build|a|utf8|3|2099200\n"
+                           "bloom_might_contain|s|utf8|2|2099200\n"
+                           "bloom_version|s|utf8|0|2099200\n");
+    CHECK(strlen(after) > strlen(before));
+    sqlite3_free(before);
+    sqlite3_free(after);
+    sqlite3_free(added_lines);
+    sqlite3_close(db);
+}
+
+/* bloom_version() is the project version CMake knows; loading works without the suffix. */
+static void test_version_and_loading(const char *extension, const char *version) {
+    char *without_suffix = sqlite3_mprintf("%s", extension);
+    char *dot = strrchr(without_suffix, '.');
+    if (dot != NULL && strchr(dot, '/') == NULL) {
+        *dot = '\0';
+    }
+    sqlite3 *db = open_with_extension(without_suffix, NULL);
+    char *rows = query_rows(db, "SELECT bloom_version(), typeof(bloom_version())");
+    char *expected = sqlite3_mprintf("%s|text\n", version);
+    CHECK_STR(rows, expected);
+    sqlite3_free(rows);
+    sqlite3_free(expected);
+    sqlite3_free(without_suffix);
+    sqlite3_close(db);
+}
+
+/* Every sqlite3_create_function return code is checked: a failed one fails the load. */
+static void test_registration_failure(const char *extension) {
+    sqlite3 *db = open_with_extension(extension, NULL);
+    sqlite3_stmt *running = NULL;
+    char *err = NULL;
+    /* While a statement runs, SQLite refuses to redefine a function it may be using. */
+    CHECK(sqlite3_prepare_v2(db, "SELECT bloom_version() FROM (SELECT 1 UNION ALL SELECT 2)", -1,
+                             &running, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(running) == SQLITE_ROW);
+    CHECK(sqlite3_load_extension(db, extension, NULL, &err) != SQLITE_OK);
+    CHECK_STR(err, "error during initialization: bloom: cannot register bloom_version(): unable "
+                   "to delete/modify user-function due to active statements");
+    sqlite3_free(err);
+    sqlite3_finalize(running);
+    sqlite3_close(db);
+}
+
+/* The golden filter is the same bytes in every database encoding, and its keys probe 1. */
+static void test_golden(const char *extension, const char *hex_path) {
+    static const char *encodings[] = {NULL, "UTF-16le", "UTF-16be"};
+    uint8_t golden[256];
+    size_t golden_len = read_hex_file(hex_path, golden, sizeof golden);
+    CHECK_U64(golden_len, 88);
+    for (size_t e = 0; e < sizeof encodings / sizeof encodings[0]; e++) {
+        sqlite3 *db = open_with_extension(extension, encodings[e]);
+        char *sql =
+            sqlite3_mprintf("CREATE TABLE keys(k); INSERT INTO keys VALUES %s;"
+                            "CREATE TABLE built AS SELECT bloom_build(k, 20, 0.01) AS f FROM keys;",
+                            golden_keys);
+        CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+        sqlite3_free(sql);
+        sqlite3_stmt *stmt = NULL;
+        CHECK(sqlite3_prepare_v2(db, "SELECT f FROM built", -1, &stmt, NULL) == SQLITE_OK);
+        CHECK(sqlite3_step(stmt) == SQLITE_ROW);
+        int bytes = sqlite3_column_bytes(stmt, 0);
+        const void *blob = sqlite3_column_blob(stmt, 0);
+        CHECK_U64(bytes, golden_len);
+        if (!CHECK(bytes == (int)golden_len && memcmp(blob, golden, golden_len) == 0)) {
+            fprintf(stderr, "    encoding %s\n", encodings[e] ? encodings[e] : "UTF-8");
+        }
+        sqlite3_finalize(stmt);
+
+        /* The committed fixture, bound as a parameter, holds every key. */
+        CHECK(sqlite3_prepare_v2(db,
+                                 "SELECT count(*), sum(bloom_might_contain(?1, k)) FROM keys "
+                                 "WHERE k IS NOT NULL",
+                                 -1, &stmt, NULL) == SQLITE_OK);
+        sqlite3_bind_blob(stmt, 1, golden, (int)golden_len, SQLITE_STATIC);
+        CHECK(sqlite3_step(stmt) == SQLITE_ROW);
+        CHECK_U64(sqlite3_column_int(stmt, 0), 19);
+        CHECK_U64(sqlite3_column_int(stmt, 1), 19);
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s EXTENSION VERSION GOLDEN_HEX_FILE\n", argv[0]);
+        return 2;
+    }
+    test_registered_functions(argv[1]);
+    test_version_and_loading(argv[1], argv[2]);
+    test_registration_failure(argv[1]);
+    test_golden(argv[1], argv[3]);
+    return check_report("test_api");
+}

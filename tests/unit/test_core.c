@@ -1,0 +1,562 @@
+/*
+** test_core.c: unit tests of the pure C core, without SQLite.
+**
+** Usage: test_core GOLDEN_HEX_FILE README
+**
+** README is the top-level README.md, whose test vectors are checked here.
+*/
+#include "bloom_core.h"
+#include "../check.h"
+#include "../fixture.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* splitmix64: a small deterministic generator for test keys. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int same_hash(bloom_hash a, bloom_hash b) {
+    return a.h1 == b.h1 && a.h2 == b.h2;
+}
+
+/* The sizing formulas, computed independently in long double. */
+static void expected_sizing(uint64_t n, double p, uint64_t *m, uint32_t *k) {
+    long double ln2 = logl(2.0L);
+    long double formula_bits = ceill(-(long double)n * logl((long double)p) / (ln2 * ln2));
+    long double rounded_k = roundl(formula_bits / (long double)n * ln2);
+    *k = rounded_k < 1 ? 1 : (uint32_t)rounded_k;
+    *m = (uint64_t)ceill(formula_bits / 64) * 64;
+}
+
+static void test_sizing_formulas(void) {
+    static const uint64_t ns[] = {1, 2, 3, 7, 10, 100, 1000, 12345, 1000000, 1000000000};
+    static const double ps[] = {0.5, 0.3, 0.1, 0.05, 0.01, 0.001, 1e-4, 1e-6, 1e-9, 1e-12};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+            bloom_header h;
+            double bytes;
+            uint64_t m;
+            uint32_t k;
+            CHECK(bloom_size(ns[i], ps[j], &h, &bytes) == BLOOM_OK);
+            expected_sizing(ns[i], ps[j], &m, &k);
+            CHECK_U64(h.m, m);
+            CHECK_U64(h.k, k);
+            CHECK_U64(h.n, ns[i]);
+            CHECK(h.p == ps[j]);
+            CHECK_U64(h.keys, 0);
+            CHECK(bytes == (double)bloom_blob_bytes(h.m));
+            CHECK_U64(bloom_blob_bytes(h.m), 64 + h.m / 8);
+        }
+    }
+}
+
+static void test_sizing_anchors(void) {
+    bloom_header h;
+    double bytes;
+    /* 1000 keys at 1 %: 9585.06 bits by the formula, so 9586, then 150 words. */
+    CHECK(bloom_size(1000, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.k, 7);
+    CHECK_U64(h.m, 9600);
+    CHECK(bytes == 1264.0);
+    /* 1M keys: 9.59 bits per key at 1 %, 4.79 at 10 %, 14.38 at 0.1 %. */
+    CHECK(bloom_size(1000000, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.k, 7);
+    CHECK_U64(h.m, 9585088);
+    CHECK(bloom_size(1000000, 0.1, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.k, 3);
+    CHECK_U64(h.m, 4792576);
+    CHECK(bloom_size(1000000, 0.001, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.k, 10);
+    CHECK_U64(h.m, 14377600);
+    /* One key: m rounds up to one word, k comes from the formula's 10 bits. */
+    CHECK(bloom_size(1, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.m, 64);
+    CHECK_U64(h.k, 7);
+    /* A rate close to 1 still gets one hash function and one word. */
+    CHECK(bloom_size(1, 0.999999, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.k, 1);
+    CHECK_U64(h.m, 64);
+}
+
+static void test_sizing_errors(void) {
+    bloom_header h;
+    double bytes;
+    CHECK(bloom_size(0, 0.01, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 0.0, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 1.0, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, -0.5, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, NAN, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, INFINITY, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    /* k is capped at 64: 1e-19 needs 63, 1e-20 needs 66. */
+    CHECK(bloom_size(10, 1e-19, &h, &bytes) == BLOOM_OK);
+    CHECK_U64(h.k, 63);
+    CHECK(bloom_size(10, 1e-20, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK_U64(h.k, 66);
+    CHECK(bloom_size(10, 1e-30, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK_U64(h.k, 100);
+    CHECK(bloom_size(10, 4.9406564584124654e-324, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK_U64(h.k, 1074);
+    /* More than 2^62 bytes: too big for the core, and the size is still reported. */
+    CHECK(bloom_size(UINT64_C(1) << 62, 0.01, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bytes > 5.5e18 && bytes < 5.6e18);
+    CHECK(bloom_size(UINT64_MAX, 0.1, &h, &bytes) == BLOOM_TOO_BIG);
+}
+
+/* A header with every field distinct, for the codec tests. */
+static bloom_header sample_header(void) {
+    bloom_header h = {1, 1, BLOOM_LAYOUT_STANDARD, BLOOM_HASH_XXH3_128, 7, 192, 20, 0.01, 0};
+    h.keys = UINT64_C(0x0102030405060708);
+    return h;
+}
+
+static void test_header_bytes(void) {
+    uint8_t blob[64 + 24] = {0};
+    bloom_header h = sample_header();
+    static const uint8_t expected[64] = {
+        'S',  'Q',  'B',  'F',  1,    1,    1,    1,    /* magic, versions, layout, hash */
+        7,    0,    0,    0,    0,    0,    0,    0,    /* k, reserved */
+        0xC0, 0,    0,    0,    0,    0,    0,    0,    /* m = 192 */
+        20,   0,    0,    0,    0,    0,    0,    0,    /* n = 20 */
+        0x7B, 0x14, 0xAE, 0x47, 0xE1, 0x7A, 0x84, 0x3F, /* p = 0.01 */
+        8,    7,    6,    5,    4,    3,    2,    1,    /* keys */
+    };
+    bloom_write_header(blob, &h);
+    CHECK(memcmp(blob, expected, sizeof expected) == 0);
+
+    bloom_header back;
+    char why[BLOOM_WHY_MAX];
+    CHECK(bloom_read_header(blob, sizeof blob, &back, why) == BLOOM_OK);
+    CHECK_STR(why, "");
+    CHECK(memcmp(&back, &h, sizeof h) == 0);
+}
+
+/* Reads a mutated copy of a valid 88-byte filter and checks the message. */
+static void check_invalid(const uint8_t *valid, size_t len, size_t offset, uint8_t value,
+                          const char *expected) {
+    uint8_t blob[256];
+    bloom_header h;
+    char why[BLOOM_WHY_MAX];
+    memcpy(blob, valid, len);
+    if (offset < len) {
+        blob[offset] = value;
+    }
+    CHECK(bloom_read_header(blob, len, &h, why) == BLOOM_INVALID);
+    CHECK_STR(why, expected);
+}
+
+static void test_validation(void) {
+    uint8_t valid[88] = {0};
+    bloom_header h = sample_header();
+    bloom_write_header(valid, &h);
+    char why[BLOOM_WHY_MAX];
+    bloom_header back;
+
+    check_invalid(valid, 0, 99, 0,
+                  "not a Bloom filter: length 0 is shorter than the 64-byte header");
+    check_invalid(valid, 63, 99, 0,
+                  "not a Bloom filter: length 63 is shorter than the 64-byte header");
+    check_invalid(valid, 88, 0, 's',
+                  "not a Bloom filter: magic is x'73514246', not x'53514246' (SQBF)");
+    check_invalid(valid, 88, 5, 2,
+                  "filter format version 1 needs a reader of version 2 or later; this one reads "
+                  "version 1");
+    check_invalid(valid, 88, 5, 0,
+                  "corrupt filter: format version 1 with minimum reader version 0");
+    check_invalid(valid, 88, 4, 0,
+                  "corrupt filter: format version 0 with minimum reader version 1");
+    check_invalid(valid, 88, 6, 2, "corrupt filter: unknown layout 2");
+    check_invalid(valid, 88, 7, 0, "corrupt filter: unknown hash 0");
+    check_invalid(valid, 88, 8, 0, "corrupt filter: k = 0 is outside 1..64");
+    check_invalid(valid, 88, 8, 65, "corrupt filter: k = 65 is outside 1..64");
+    check_invalid(valid, 88, 11, 1, "corrupt filter: k = 16777223 is outside 1..64");
+    check_invalid(valid, 88, 16, 0, "corrupt filter: m = 0 bits is not a positive multiple of 64");
+    check_invalid(valid, 88, 16, 0xC1,
+                  "corrupt filter: m = 193 bits is not a positive multiple of 64");
+    check_invalid(valid, 88, 16, 0x80,
+                  "corrupt filter: m = 128 bits needs 80 bytes, the BLOB has 88");
+    check_invalid(valid, 87, 99, 0, "corrupt filter: m = 192 bits needs 88 bytes, the BLOB has 87");
+    check_invalid(valid, 88, 23, 0x80,
+                  "corrupt filter: m = 9223372036854776000 bits needs 1152921504606847064 bytes, "
+                  "the BLOB has 88");
+    check_invalid(valid, 88, 24, 0, "corrupt filter: capacity n = 0");
+    check_invalid(valid, 88, 39, 0xBF, "corrupt filter: p = -0.01 is not between 0 and 1");
+    check_invalid(valid, 88, 39, 0x40, "corrupt filter: p = 655.36 is not between 0 and 1");
+    uint8_t not_a_number[88];
+    memcpy(not_a_number, valid, sizeof not_a_number);
+    not_a_number[38] = 0xF8;
+    not_a_number[39] = 0x7F;
+    CHECK(bloom_read_header(not_a_number, sizeof not_a_number, &back, why) == BLOOM_INVALID);
+    CHECK_STR(why, "corrupt filter: p = nan is not between 0 and 1");
+    for (size_t off = 12; off < 64; off++) {
+        if (off == 16) {
+            off = 48; /* skip m, n, p and keys */
+        }
+        char expected[BLOOM_WHY_MAX];
+        snprintf(expected, sizeof expected, "corrupt filter: reserved byte %zu is 0x01, not 0",
+                 off);
+        check_invalid(valid, 88, off, 1, expected);
+    }
+
+    /* A newer writer that version-1 readers may read owns the reserved bytes. */
+    uint8_t newer[88];
+    memcpy(newer, valid, sizeof newer);
+    newer[4] = 2;
+    newer[12] = 0xAA;
+    newer[63] = 0x55;
+    CHECK(bloom_read_header(newer, sizeof newer, &back, why) == BLOOM_OK);
+    CHECK_U64(back.version, 2);
+    CHECK_U64(back.k, 7);
+}
+
+static void test_key_canonicalisation(void) {
+    /* Numbers compare by value: integral REALs in int64 range hash as INTEGERs. */
+    CHECK(same_hash(bloom_hash_real(1.0), bloom_hash_integer(1)));
+    CHECK(same_hash(bloom_hash_real(-0.0), bloom_hash_integer(0)));
+    CHECK(same_hash(bloom_hash_real(0.0), bloom_hash_integer(0)));
+    CHECK(same_hash(bloom_hash_real(-1e15), bloom_hash_integer(-1000000000000000)));
+    CHECK(same_hash(bloom_hash_real(9007199254740992.0), bloom_hash_integer(9007199254740992)));
+    CHECK(!same_hash(bloom_hash_real(9007199254740992.0), bloom_hash_integer(9007199254740993)));
+    CHECK(same_hash(bloom_hash_real(-9223372036854775808.0), bloom_hash_integer(INT64_MIN)));
+    /* 2^63 is no INTEGER: it keeps its REAL identity. */
+    CHECK(!same_hash(bloom_hash_real(9223372036854775808.0), bloom_hash_integer(INT64_MAX)));
+    CHECK(!same_hash(bloom_hash_real(9223372036854775808.0), bloom_hash_integer(INT64_MIN)));
+    CHECK(!same_hash(bloom_hash_real(1.5), bloom_hash_integer(1)));
+    CHECK(!same_hash(bloom_hash_real(1.5), bloom_hash_real(-1.5)));
+    CHECK(same_hash(bloom_hash_real(NAN), bloom_hash_real(-NAN)));
+    CHECK(!same_hash(bloom_hash_real(INFINITY), bloom_hash_real(-INFINITY)));
+    /* TEXT, BLOB and numbers are distinct, even with the same bytes. */
+    CHECK(!same_hash(bloom_hash_text("abc", 3), bloom_hash_blob("abc", 3)));
+    CHECK(!same_hash(bloom_hash_text("", 0), bloom_hash_blob("", 0)));
+    CHECK(!same_hash(bloom_hash_text("", 0), bloom_hash_blob(NULL, 0)));
+    CHECK(same_hash(bloom_hash_blob("", 0), bloom_hash_blob(NULL, 0)));
+    static const uint8_t one_le[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(!same_hash(bloom_hash_blob(one_le, 8), bloom_hash_integer(1)));
+    CHECK(!same_hash(bloom_hash_text("1", 1), bloom_hash_integer(1)));
+    /* Embedded NULs are part of the key. */
+    CHECK(!same_hash(bloom_hash_text("a", 1), bloom_hash_text("a\0", 2)));
+}
+
+static void test_reduce(void) {
+    uint64_t state = 1;
+    static const uint64_t edges[] = {
+        0, 1, 2, 63, 64, UINT32_MAX, UINT64_C(1) << 32, UINT64_MAX - 1, UINT64_MAX};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
+            CHECK_U64(bloom_reduce(edges[i], edges[j]), bloom_reduce_portable(edges[i], edges[j]));
+        }
+    }
+    CHECK_U64(bloom_reduce(UINT64_MAX, UINT64_MAX), UINT64_MAX - 1);
+    CHECK_U64(bloom_reduce(UINT64_C(1) << 63, 1000), 500);
+    int mismatches = 0, out_of_range = 0;
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t x = next_random(&state), m = next_random(&state) >> (i % 64);
+        uint64_t r = bloom_reduce(x, m);
+        mismatches += r != bloom_reduce_portable(x, m);
+        out_of_range += m != 0 && r >= m;
+    }
+    CHECK_U64(mismatches, 0);
+    CHECK_U64(out_of_range, 0);
+}
+
+/* The positions follow the closed form the format spec gives. */
+static void test_positions_closed_form(void) {
+    uint64_t state = 7;
+    for (int key = 0; key < 10000; key++) {
+        bloom_hash h = {next_random(&state), next_random(&state)};
+        if (key == 0) {
+            h.h2 = 0; /* the step is forced odd: still k distinct inputs */
+        }
+        uint64_t m = (next_random(&state) >> 20) + 1;
+        uint64_t pos[BLOOM_K_MAX];
+        bloom_positions(h, m, BLOOM_K_MAX, pos);
+        for (uint64_t i = 0; i < BLOOM_K_MAX; i++) {
+            uint64_t mixed = h.h1 + i * (h.h2 | 1) - UINT64_C(0x9E3779B97F4A7C15);
+            CHECK_U64(pos[i], bloom_reduce_portable(next_random(&mixed), m));
+        }
+    }
+}
+
+/*
+** Small filters at small p: the measured rate follows the fill model
+** (X/m)^k within 5 standard deviations. Plain double hashing fails this by
+** 8x at n = 10, p = 1e-4, and by 6x at n = 1000, p = 1e-6.
+*/
+static void test_small_filters_track_the_model(void) {
+    static const struct {
+        uint64_t n;
+        double p;
+        uint64_t probes;
+    } cases[] = {{10, 1e-4, 10000000}, {1000, 1e-6, 100000000}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        bloom_header h;
+        double bytes;
+        CHECK(bloom_size(cases[c].n, cases[c].p, &h, &bytes) == BLOOM_OK);
+        uint8_t *bits = calloc(h.m / 8, 1);
+        if (!CHECK(bits != NULL)) {
+            return;
+        }
+        for (uint64_t i = 0; i < cases[c].n; i++) {
+            bloom_set(bits, h.m, h.k, bloom_hash_integer((int64_t)i));
+        }
+        uint64_t set = 0, hits = 0;
+        for (uint64_t i = 0; i < h.m; i++) {
+            set += (bits[i / 8] >> (i % 8)) & 1;
+        }
+        for (uint64_t i = 0; i < cases[c].probes; i++) {
+            hits += bloom_test(bits, h.m, h.k, bloom_hash_integer(-1 - (int64_t)i));
+        }
+        double expected = (double)cases[c].probes * pow((double)set / (double)h.m, h.k);
+        double sigma = sqrt(expected);
+        if (!CHECK(fabs((double)hits - expected) < 5 * sigma + 1)) {
+            fprintf(stderr, "    n = %llu, p = %g: %llu hits, model %.1f\n",
+                    (unsigned long long)cases[c].n, cases[c].p, (unsigned long long)hits, expected);
+        }
+        free(bits);
+    }
+}
+
+/*
+** Positions use the whole 64-bit range: over filters of 2^40 bits and of
+** 8e9 bits (SQLite's largest BLOB), 1M positions spread evenly over 256
+** equal slices (chi-square with 255 degrees of freedom, bound at 6 sigma).
+*/
+static void test_positions_wide(void) {
+    static const uint64_t ms[] = {UINT64_C(1) << 40, UINT64_C(8000000000)};
+    for (size_t t = 0; t < sizeof ms / sizeof ms[0]; t++) {
+        static uint32_t slices[256];
+        memset(slices, 0, sizeof slices);
+        uint64_t above_2_32 = 0, total = 0;
+        for (uint32_t key = 0; key < 125000; key++) {
+            uint64_t pos[8];
+            bloom_positions(bloom_hash_integer(key), ms[t], 8, pos);
+            for (int i = 0; i < 8; i++) {
+                slices[bloom_reduce(pos[i] * (UINT64_MAX / ms[t]), 256)]++;
+                above_2_32 += pos[i] >= (UINT64_C(1) << 32);
+                total++;
+            }
+        }
+        double expected = (double)total / 256, chi2 = 0;
+        for (int s = 0; s < 256; s++) {
+            chi2 += (slices[s] - expected) * (slices[s] - expected) / expected;
+        }
+        CHECK(chi2 < 255 + 6 * sqrt(2 * 255.0));
+        double share_above = (double)above_2_32 / (double)total;
+        double expected_above = 1 - 4294967296.0 / (double)ms[t];
+        CHECK(fabs(share_above - expected_above) < 0.005);
+    }
+}
+
+/* A fresh filter has nothing; every key set tests present; many random keys never miss. */
+static void test_no_false_negatives(void) {
+    bloom_header h;
+    double bytes;
+    CHECK(bloom_size(200000, 0.01, &h, &bytes) == BLOOM_OK);
+    uint8_t *bits = calloc(h.m / 8, 1);
+    CHECK(bits != NULL);
+    if (bits == NULL) {
+        return;
+    }
+    uint64_t state = 42;
+    int present_before = 0;
+    for (int i = 0; i < 1000; i++) {
+        present_before +=
+            bloom_test(bits, h.m, h.k, bloom_hash_integer((int64_t)next_random(&state)));
+    }
+    CHECK_U64(present_before, 0);
+
+    /* 1M keys of every kind, far beyond capacity, then each tested again. */
+    enum { KEYS = 1000000 };
+    uint8_t key[48];
+    int misses = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        state = 12345;
+        for (int i = 0; i < KEYS; i++) {
+            uint64_t r = next_random(&state);
+            size_t len = (size_t)(r % sizeof key);
+            for (size_t b = 0; b < len; b++) {
+                key[b] = (uint8_t)(next_random(&state) >> 56);
+            }
+            bloom_hash kh;
+            switch (r >> 62) {
+            case 0:
+                kh = bloom_hash_integer((int64_t)next_random(&state));
+                break;
+            case 1:
+                kh = bloom_hash_real((double)(int64_t)next_random(&state) / 1024.0);
+                break;
+            case 2:
+                kh = bloom_hash_text(key, len);
+                break;
+            default:
+                kh = bloom_hash_blob(key, len);
+                break;
+            }
+            if (pass == 0) {
+                bloom_set(bits, h.m, h.k, kh);
+            } else {
+                misses += !bloom_test(bits, h.m, h.k, kh);
+            }
+        }
+    }
+    CHECK_U64(misses, 0);
+    free(bits);
+}
+
+/* The golden filter of tests/golden/README.md, built through the core API alone. */
+static void test_golden(const char *hex_path) {
+    static const char *texts[] = {"", "hello",
+                                  "\xC3\xBCn\xC3\xAF"
+                                  "c\xC3\xB6"
+                                  "d\xC3\xA9",
+                                  "\xF0\x9F\x99\x82"};
+    static const uint8_t blob_deadbeef[] = {0xDE, 0xAD, 0xBE, 0xEF};
+    bloom_header h;
+    double bytes;
+    CHECK(bloom_size(20, 0.01, &h, &bytes) == BLOOM_OK);
+    uint8_t built[88] = {0};
+    uint8_t *bits = built + BLOOM_HEADER_BYTES;
+    bloom_hash keys[32];
+    size_t nkeys = 0;
+    static const int64_t integers[] = {0, 1, -1, INT64_MAX, INT64_MIN, 42, 42};
+    static const double reals[] = {1.5, -2.25, 1e300, 0.1, 2.0};
+    for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++) {
+        keys[nkeys++] = bloom_hash_integer(integers[i]);
+    }
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        keys[nkeys++] = bloom_hash_real(reals[i]);
+    }
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        keys[nkeys++] = bloom_hash_text(texts[i], strlen(texts[i]));
+    }
+    keys[nkeys++] = bloom_hash_blob(NULL, 0);
+    keys[nkeys++] = bloom_hash_blob("", 1);
+    keys[nkeys++] = bloom_hash_blob(blob_deadbeef, sizeof blob_deadbeef);
+    for (size_t i = 0; i < nkeys; i++) {
+        bloom_set(bits, h.m, h.k, keys[i]);
+        h.keys++;
+    }
+    bloom_write_header(built, &h);
+    CHECK_U64(bloom_blob_bytes(h.m), sizeof built);
+
+    uint8_t golden[256];
+    size_t golden_len = read_hex_file(hex_path, golden, sizeof golden);
+    CHECK_U64(golden_len, sizeof built);
+    CHECK(golden_len == sizeof built && memcmp(golden, built, sizeof built) == 0);
+    if (golden_len != sizeof built || memcmp(golden, built, sizeof built) != 0) {
+        fprintf(stderr, "    built: ");
+        for (size_t i = 0; i < sizeof built; i++) {
+            fprintf(stderr, "%02X", built[i]);
+        }
+        fprintf(stderr, "\n");
+    }
+}
+
+/* Parses hex digits of s (up to a '`' or the end) into out; returns the byte count. */
+static size_t parse_hex(const char *s, uint8_t *out, size_t cap) {
+    size_t len = 0;
+    unsigned byte;
+    while (len < cap && sscanf(s, "%2X", &byte) == 1) {
+        out[len++] = (uint8_t)byte;
+        s += 2;
+    }
+    return len;
+}
+
+/* Checks one row of the README's test-vector table; returns 1 if it was a vector row. */
+static int check_vector_row(const char *row) {
+    char key[64], bytes_hex[128], positions[128];
+    unsigned tag;
+    unsigned long long h1, h2;
+    bytes_hex[0] = '\0';
+    if (sscanf(row, "| `%63[^`]` | %u | `%127[0-9A-F]` | `%llX` | `%llX` | %127[0-9 ] |", key, &tag,
+               bytes_hex, &h1, &h2, positions) != 6 &&
+        sscanf(row, "| `%63[^`]` | %u | `` | `%llX` | `%llX` | %127[0-9 ] |", key, &tag, &h1, &h2,
+               positions) != 5) {
+        return 0;
+    }
+    uint8_t bytes[64];
+    size_t len = parse_hex(bytes_hex, bytes, sizeof bytes);
+    bloom_hash h = {0, 0};
+    int64_t integer = 0;
+    double real = 0;
+    for (size_t i = 0; i < 8 && i < len; i++) {
+        integer |= (int64_t)((uint64_t)bytes[i] << (8 * i));
+    }
+    memcpy(&real, &integer, sizeof real);
+    switch (tag) {
+    case BLOOM_KEY_INTEGER:
+        h = bloom_hash_integer(integer);
+        break;
+    case BLOOM_KEY_REAL:
+        h = bloom_hash_real(real);
+        break;
+    case BLOOM_KEY_TEXT:
+        h = bloom_hash_text(bytes, len);
+        break;
+    default:
+        h = bloom_hash_blob(bytes, len);
+        break;
+    }
+    uint64_t pos[7];
+    char computed[128];
+    bloom_positions(h, 1024, 7, pos);
+    snprintf(computed, sizeof computed, "%llu %llu %llu %llu %llu %llu %llu",
+             (unsigned long long)pos[0], (unsigned long long)pos[1], (unsigned long long)pos[2],
+             (unsigned long long)pos[3], (unsigned long long)pos[4], (unsigned long long)pos[5],
+             (unsigned long long)pos[6]);
+    CHECK_U64(h.h1, h1);
+    CHECK_U64(h.h2, h2);
+    while (strlen(positions) > 0 && positions[strlen(positions) - 1] == ' ') {
+        positions[strlen(positions) - 1] = '\0';
+    }
+    CHECK_STR(computed, positions);
+    return 1;
+}
+
+/* The test vectors of the README's format section match the code. */
+static void test_readme_vectors(const char *readme_path) {
+    FILE *f = fopen(readme_path, "r");
+    char line[512];
+    int inside = 0, rows = 0;
+    if (!CHECK(f != NULL)) {
+        return;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strstr(line, "<!-- test-vectors:begin -->") != NULL) {
+            inside = 1;
+        } else if (strstr(line, "<!-- test-vectors:end -->") != NULL) {
+            inside = 0;
+        } else if (inside) {
+            rows += check_vector_row(line);
+        }
+    }
+    fclose(f);
+    CHECK_U64(rows, 9);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s GOLDEN_HEX_FILE README\n", argv[0]);
+        return 2;
+    }
+    test_sizing_formulas();
+    test_sizing_anchors();
+    test_sizing_errors();
+    test_header_bytes();
+    test_validation();
+    test_key_canonicalisation();
+    test_reduce();
+    test_positions_closed_form();
+    test_positions_wide();
+    test_small_filters_track_the_model();
+    test_no_false_negatives();
+    test_golden(argv[1]);
+    test_readme_vectors(argv[2]);
+    return check_report("test_core");
+}
