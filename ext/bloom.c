@@ -37,7 +37,9 @@
 **      checked against the BLOB's length before any bit is read.
 **
 **  (7) A filter larger than SQLITE_LIMIT_LENGTH is a SQLITE_TOOBIG error
-**      that says how many bytes it would need.
+**      that says how many bytes it would need; a failed allocation is
+**      SQLITE_NOMEM. Memory comes from sqlite3_malloc64 only: one allocation
+**      per filter built, none per probe.
 **
 **  (8) bloom_version() returns the extension's version.
 */
@@ -130,13 +132,13 @@ static void append_value(sqlite3_str *s, sqlite3_value *v) {
     }
 }
 
-/* Sets the error of ctx to a formatted message (NOMEM if it cannot be built); 1 if set. */
-static int result_errorf(sqlite3_context *ctx, const char *format, ...) {
-    va_list ap;
-    va_start(ap, format);
-    char *message = sqlite3_vmprintf(format, ap);
-    va_end(ap);
-    if (message == NULL) {
+/* Makes the text built in s the error of ctx (NOMEM if building it failed) and frees s.
+** Returns 1 when the error is the text, 0 when it is NOMEM. */
+static int result_error_str(sqlite3_context *ctx, sqlite3_str *s) {
+    int rc = sqlite3_str_errcode(s);
+    char *message = sqlite3_str_finish(s);
+    if (rc != SQLITE_OK || message == NULL) {
+        sqlite3_free(message);
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
@@ -145,16 +147,14 @@ static int result_errorf(sqlite3_context *ctx, const char *format, ...) {
     return 1;
 }
 
-/* Makes the text built in s the error result of ctx (NOMEM if building it failed), frees s. */
-static void result_error_str(sqlite3_context *ctx, sqlite3_str *s) {
-    int rc = sqlite3_str_errcode(s);
-    char *message = sqlite3_str_finish(s);
-    if (rc != SQLITE_OK || message == NULL) {
-        sqlite3_result_error_nomem(ctx);
-    } else {
-        sqlite3_result_error(ctx, message, -1);
-    }
-    sqlite3_free(message);
+/* Sets the error of ctx to a formatted message; returns as result_error_str. */
+static int result_errorf(sqlite3_context *ctx, const char *format, ...) {
+    sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    va_list ap;
+    va_start(ap, format);
+    sqlite3_str_vappendf(s, format, ap);
+    va_end(ap);
+    return result_error_str(ctx, s);
 }
 
 /* Reports "FUNC: WHAT, got VALUE" as the error of ctx. */
@@ -247,29 +247,37 @@ typedef struct build_state {
 
 /* Reads N (rule 2) into *n. Returns 0 after setting the error if it is not a whole number >= 1. */
 static int read_capacity(sqlite3_context *ctx, sqlite3_value *v, uint64_t *n) {
-    int type = sqlite3_value_type(v);
-    double r = sqlite3_value_double(v);
-    if (type == SQLITE_INTEGER && sqlite3_value_int64(v) >= 1) {
-        *n = (uint64_t)sqlite3_value_int64(v);
-        return 1;
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+        if (sqlite3_value_int64(v) >= 1) {
+            *n = (uint64_t)sqlite3_value_int64(v);
+            return 1;
+        }
+        break;
+    case SQLITE_FLOAT: {
+        double r = sqlite3_value_double(v);
+        if (r >= 9223372036854775808.0) {
+            result_error_value(ctx, "bloom_build", "n must be at most 9223372036854775807", v);
+            return 0;
+        }
+        if (r >= 1.0 && r == floor(r)) {
+            *n = (uint64_t)r;
+            return 1;
+        }
+        break;
     }
-    if (type != SQLITE_FLOAT || !(r >= 1.0) || r != floor(r)) {
-        result_error_value(ctx, "bloom_build", "n must be a whole number >= 1", v);
-        return 0;
     }
-    if (r >= 9223372036854775808.0) {
-        result_error_value(ctx, "bloom_build", "n must be at most 9223372036854775807", v);
-        return 0;
-    }
-    *n = (uint64_t)r;
-    return 1;
+    result_error_value(ctx, "bloom_build", "n must be a whole number >= 1", v);
+    return 0;
 }
 
 /* Reads P (rule 2) into *p. Returns 0 after setting the error if it is not strictly in (0, 1). */
 static int read_rate(sqlite3_context *ctx, sqlite3_value *v, double *p) {
-    *p = sqlite3_value_double(v);
-    if (sqlite3_value_type(v) == SQLITE_FLOAT && *p > 0.0 && *p < 1.0) {
-        return 1;
+    if (sqlite3_value_type(v) == SQLITE_FLOAT) {
+        *p = sqlite3_value_double(v);
+        if (*p > 0.0 && *p < 1.0) {
+            return 1;
+        }
     }
     result_error_value(ctx, "bloom_build", "p must be between 0 and 1 (exclusive)", v);
     return 0;

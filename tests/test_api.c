@@ -15,12 +15,72 @@
 
 #include <stdlib.h>
 
-/* The keys of the golden filter (tests/golden/README.md), NULL included. */
-static const char *const golden_keys =
-    "(0), (1), (-1), (9223372036854775807), (-9223372036854775808), (42), (42), (1.5), (-2.25), "
-    "(1e300), (0.1), (2.0), (''), ('hello'), ('ünïcödé'), ('🙂'), (x''), (x'00'), "
-    "(x'DEADBEEF'), "
-    "(NULL)";
+/* The keys of the golden filter (tests/golden/README.md), bound as typed C values so that
+** no SQL literal parsing is involved. */
+typedef struct golden_key {
+    int type;
+    sqlite3_int64 integer;
+    double real;
+    const char *bytes;
+    int length;
+} golden_key;
+
+static const golden_key golden_keys[] = {
+    {SQLITE_INTEGER, 0, 0, NULL, 0},
+    {SQLITE_INTEGER, 1, 0, NULL, 0},
+    {SQLITE_INTEGER, -1, 0, NULL, 0},
+    {SQLITE_INTEGER, INT64_MAX, 0, NULL, 0},
+    {SQLITE_INTEGER, INT64_MIN, 0, NULL, 0},
+    {SQLITE_INTEGER, 42, 0, NULL, 0},
+    {SQLITE_INTEGER, 42, 0, NULL, 0},
+    {SQLITE_FLOAT, 0, 1.5, NULL, 0},
+    {SQLITE_FLOAT, 0, -2.25, NULL, 0},
+    {SQLITE_FLOAT, 0, 1e300, NULL, 0},
+    {SQLITE_FLOAT, 0, 0.1, NULL, 0},
+    {SQLITE_FLOAT, 0, 2.0, NULL, 0},
+    {SQLITE_TEXT, 0, 0, "", 0},
+    {SQLITE_TEXT, 0, 0, "hello", 5},
+    {SQLITE_TEXT, 0, 0,
+     "\xC3\xBCn\xC3\xAF"
+     "c\xC3\xB6"
+     "d\xC3\xA9",
+     11},
+    {SQLITE_TEXT, 0, 0, "\xF0\x9F\x99\x82", 4},
+    {SQLITE_BLOB, 0, 0, "", 0},
+    {SQLITE_BLOB, 0, 0, "", 1},
+    {SQLITE_BLOB, 0, 0, "\xDE\xAD\xBE\xEF", 4},
+    {SQLITE_NULL, 0, 0, NULL, 0},
+};
+
+/* Creates table keys(k) holding the golden keys. */
+static void insert_golden_keys(sqlite3 *db) {
+    sqlite3_stmt *insert = NULL;
+    CHECK(sqlite3_exec(db, "CREATE TABLE keys(k)", NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(db, "INSERT INTO keys VALUES (?1)", -1, &insert, NULL) == SQLITE_OK);
+    for (size_t i = 0; i < sizeof golden_keys / sizeof golden_keys[0]; i++) {
+        const golden_key *key = &golden_keys[i];
+        switch (key->type) {
+        case SQLITE_INTEGER:
+            sqlite3_bind_int64(insert, 1, key->integer);
+            break;
+        case SQLITE_FLOAT:
+            sqlite3_bind_double(insert, 1, key->real);
+            break;
+        case SQLITE_TEXT:
+            sqlite3_bind_text(insert, 1, key->bytes, key->length, SQLITE_STATIC);
+            break;
+        case SQLITE_BLOB:
+            sqlite3_bind_blob(insert, 1, key->bytes, key->length, SQLITE_STATIC);
+            break;
+        default:
+            sqlite3_bind_null(insert, 1);
+            break;
+        }
+        CHECK(sqlite3_step(insert) == SQLITE_DONE);
+        sqlite3_reset(insert);
+    }
+    sqlite3_finalize(insert);
+}
 
 /* Opens an in-memory database with the given encoding (NULL: default) and the extension loaded. */
 static sqlite3 *open_with_extension(const char *extension, const char *encoding) {
@@ -141,12 +201,10 @@ static void test_golden(const char *extension, const char *hex_path) {
     CHECK_U64(golden_len, 88);
     for (size_t e = 0; e < sizeof encodings / sizeof encodings[0]; e++) {
         sqlite3 *db = open_with_extension(extension, encodings[e]);
-        char *sql =
-            sqlite3_mprintf("CREATE TABLE keys(k); INSERT INTO keys VALUES %s;"
-                            "CREATE TABLE built AS SELECT bloom_build(k, 20, 0.01) AS f FROM keys;",
-                            golden_keys);
-        CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
-        sqlite3_free(sql);
+        insert_golden_keys(db);
+        CHECK(sqlite3_exec(db,
+                           "CREATE TABLE built AS SELECT bloom_build(k, 20, 0.01) AS f FROM keys",
+                           NULL, NULL, NULL) == SQLITE_OK);
         sqlite3_stmt *stmt = NULL;
         CHECK(sqlite3_prepare_v2(db, "SELECT f FROM built", -1, &stmt, NULL) == SQLITE_OK);
         CHECK(sqlite3_step(stmt) == SQLITE_ROW);

@@ -1,0 +1,147 @@
+/*
+** test_memory.c: the extension's use of memory, seen through SQLite's allocator.
+**
+** Usage: test_memory EXTENSION
+**
+** Installs a counting allocator with SQLITE_CONFIG_MALLOC and checks that
+**  - bloom_might_contain allocates nothing per row (rule 10);
+**  - bloom_build allocates once per group, whatever the number of rows;
+**  - a filter beyond the heap limit fails with SQLITE_NOMEM, leaves the
+**    database as it was, and frees everything (rule 9).
+*/
+#include <sqlite3.h>
+
+#include "check.h"
+
+#include <stdlib.h>
+
+static sqlite3_mem_methods default_allocator;
+static long long allocation_calls; /* xMalloc and xRealloc calls so far */
+
+static void *counting_malloc(int bytes) {
+    allocation_calls++;
+    return default_allocator.xMalloc(bytes);
+}
+
+static void *counting_realloc(void *old, int bytes) {
+    allocation_calls++;
+    return default_allocator.xRealloc(old, bytes);
+}
+
+/* Installs the counting allocator around SQLite's default one; exits on failure. */
+static void install_counting_allocator(void) {
+    sqlite3_mem_methods counting;
+    if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &default_allocator) != SQLITE_OK) {
+        fprintf(stderr, "test_memory: cannot read the allocator\n");
+        exit(2);
+    }
+    counting = default_allocator;
+    counting.xMalloc = counting_malloc;
+    counting.xRealloc = counting_realloc;
+    if (sqlite3_config(SQLITE_CONFIG_MALLOC, &counting) != SQLITE_OK) {
+        fprintf(stderr, "test_memory: cannot install the allocator\n");
+        exit(2);
+    }
+}
+
+/* Runs sql, binding ?1 = filter (may be NULL) and ?2 = rows; returns the allocation calls it
+** made and stores column 0 of its one row in *result and the result code in *rc. */
+static long long count_allocations(sqlite3 *db, const char *sql, const void *filter, int bytes,
+                                   int rows, sqlite3_int64 *result, int *rc) {
+    sqlite3_stmt *stmt = NULL;
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK);
+    sqlite3_bind_blob(stmt, 1, filter, bytes, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 2, rows);
+    long long before = allocation_calls;
+    *rc = sqlite3_step(stmt);
+    long long calls = allocation_calls - before;
+    *result = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    return calls;
+}
+
+/* Probes allocate nothing per row; the aggregate allocates once per filter. */
+static void test_allocations(sqlite3 *db) {
+    /* Rows from a table scan, which itself allocates nothing per row. */
+    const char *build = "SELECT bloom_build(i, 100000, 0.01) FROM numbers WHERE i <= ?2";
+    const char *probe = "SELECT sum(bloom_might_contain(?1, i)) FROM numbers WHERE i <= ?2";
+    const char *count = "SELECT count(i) FROM numbers WHERE i <= ?2";
+    sqlite3_stmt *stmt = NULL;
+    sqlite3_int64 result;
+    int rc;
+    CHECK(sqlite3_exec(db,
+                       "CREATE TABLE numbers(i INTEGER PRIMARY KEY); INSERT INTO numbers "
+                       "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < "
+                       "100000) SELECT i FROM s",
+                       NULL, NULL, NULL) == SQLITE_OK);
+
+    /* The filter, built once, then probed by 10 and by 100,000 rows. */
+    CHECK(sqlite3_prepare_v2(db, build, -1, &stmt, NULL) == SQLITE_OK);
+    sqlite3_bind_int(stmt, 2, 100000);
+    CHECK(sqlite3_step(stmt) == SQLITE_ROW);
+    const void *filter = sqlite3_column_blob(stmt, 0);
+    int bytes = sqlite3_column_bytes(stmt, 0);
+    long long probe_few = count_allocations(db, probe, filter, bytes, 10, &result, &rc);
+    CHECK_U64(result, 10);
+    long long probe_many = count_allocations(db, probe, filter, bytes, 100000, &result, &rc);
+    CHECK_U64(result, 100000);
+    long long count_few = count_allocations(db, count, NULL, 0, 10, &result, &rc);
+    long long count_many = count_allocations(db, count, NULL, 0, 100000, &result, &rc);
+    CHECK_U64(result, 100000);
+    printf("allocation calls over 10 and 100000 rows: probe %lld and %lld, count() %lld and "
+           "%lld\n",
+           probe_few, probe_many, count_few, count_many);
+    CHECK_U64(probe_many, probe_few);
+    CHECK_U64(count_many, count_few);
+    sqlite3_finalize(stmt);
+
+    long long build_few = count_allocations(db, build, NULL, 0, 10, &result, &rc);
+    long long build_many = count_allocations(db, build, NULL, 0, 100000, &result, &rc);
+    printf("allocation calls over 10 and 100000 rows: build %lld and %lld\n", build_few,
+           build_many);
+    CHECK_U64(build_many, build_few);
+}
+
+/* Beyond the heap limit: SQLITE_NOMEM, the database unharmed, all memory returned. */
+static void test_out_of_memory(sqlite3 *db) {
+    sqlite3_int64 result;
+    int rc;
+    CHECK(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3);", NULL, NULL,
+                       NULL) == SQLITE_OK);
+    sqlite3_int64 used = sqlite3_memory_used();
+    sqlite3_hard_heap_limit64(used + 1000000);
+    /* 8M keys at 1 %: a 9.6 MB filter, under the length limit but over the heap limit. */
+    count_allocations(db, "SELECT bloom_build(x, 8000000, 0.01) FROM t", NULL, 0, 0, &result, &rc);
+    CHECK_U64(rc, SQLITE_NOMEM);
+    CHECK_U64(sqlite3_extended_errcode(db), SQLITE_NOMEM);
+    CHECK(sqlite3_memory_used() <= used);
+    sqlite3_hard_heap_limit64(0);
+    count_allocations(db, "SELECT sum(x) FROM t", NULL, 0, 0, &result, &rc);
+    CHECK_U64(rc, SQLITE_ROW);
+    CHECK_U64(result, 6);
+    count_allocations(db, "SELECT length(bloom_build(x, 8000000, 0.01)) FROM t", NULL, 0, 0,
+                      &result, &rc);
+    CHECK_U64(rc, SQLITE_ROW);
+    CHECK_U64(result, 64 + 9585064);
+}
+
+int main(int argc, char **argv) {
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s EXTENSION\n", argv[0]);
+        return 2;
+    }
+    install_counting_allocator();
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
+        sqlite3_load_extension(db, argv[1], NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "test_memory: cannot load %s: %s\n", argv[1], err ? err : "?");
+        return 2;
+    }
+    test_allocations(db);
+    test_out_of_memory(db);
+    sqlite3_close(db);
+    CHECK_U64(sqlite3_memory_used(), 0);
+    return check_report("test_memory");
+}
