@@ -238,16 +238,49 @@ static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **a
     sqlite3_result_int(ctx, bloom_test(bits, header.m, header.k, h));
 }
 
+/* A new filter BLOB: header h, written as this format version, and a copy of bits.
+** Returns NULL after setting a NOMEM error. */
+static uint8_t *copy_filter(sqlite3_context *ctx, bloom_header *h, const uint8_t *bits) {
+    uint8_t *blob = sqlite3_malloc64(bloom_blob_bytes(h->m));
+    if (blob == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    h->version = h->min_reader_version = BLOOM_FORMAT_VERSION;
+    memcpy(blob + BLOOM_HEADER_BYTES, bits, h->m / 8);
+    return blob;
+}
+
+/* Writes header h into blob and hands blob to SQLite as the result, without a copy. */
+static void result_filter(sqlite3_context *ctx, uint8_t *blob, const bloom_header *h) {
+    bloom_write_header(blob, h);
+    sqlite3_result_blob64(ctx, blob, bloom_blob_bytes(h->m), sqlite3_free);
+}
+
 /* Aggregate state of bloom_build, zeroed by SQLite before the first row. */
 typedef struct build_state {
-    uint8_t *blob;       /* header and bit array, allocated on the first row */
-    uint64_t blob_bytes; /* size of blob */
-    bloom_header header; /* sized on the first row; keys counts the keys added */
+    int started;         /* the first row has set n and p */
+    int failed;          /* a row failed: xFinal only frees */
+    bloom_header header; /* n (0: sized at the end), p, then m and k; keys counts keys added */
+    uint8_t *blob;       /* header and bit array, allocated once sized */
+    bloom_hash_set seen; /* sized at the end: the distinct hashes of the keys so far */
 } build_state;
 
-/* Reads N (rule 2) into *n. Returns 0 after setting the error if it is not a whole number >= 1. */
+/* The rate bloom_build(KEY) uses. */
+#define DEFAULT_RATE 0.01
+
+/* Initial number of slots of the hash set of a filter sized at the end. */
+#define FIRST_SET_CAPACITY 1024
+
+/*
+** Reads N (rule 2) into *n: 0 for NULL (size at the end). Returns 0 after
+** setting the error if it is neither NULL nor a whole number >= 1.
+*/
 static int read_capacity(sqlite3_context *ctx, sqlite3_value *v, uint64_t *n) {
     switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        *n = 0;
+        return 1;
     case SQLITE_INTEGER:
         if (sqlite3_value_int64(v) >= 1) {
             *n = (uint64_t)sqlite3_value_int64(v);
@@ -267,7 +300,7 @@ static int read_capacity(sqlite3_context *ctx, sqlite3_value *v, uint64_t *n) {
         break;
     }
     }
-    result_error_value(ctx, "bloom_build", "n must be a whole number >= 1", v);
+    result_error_value(ctx, "bloom_build", "n must be a whole number >= 1 or NULL", v);
     return 0;
 }
 
@@ -283,10 +316,13 @@ static int read_rate(sqlite3_context *ctx, sqlite3_value *v, double *p) {
     return 0;
 }
 
-/* Sizes and allocates the filter of st for n and p. Returns 0 after setting the error. */
-static int start_filter(sqlite3_context *ctx, build_state *st, uint64_t n, double p) {
+/* Sizes the filter of st for n keys at rate p and allocates it, keeping the count of keys
+** added. Returns 0 after setting the error. */
+static int size_filter(sqlite3_context *ctx, build_state *st, uint64_t n, double p) {
     double bytes_needed;
+    uint64_t keys = st->header.keys;
     bloom_status status = bloom_size(n, p, &st->header, &bytes_needed);
+    st->header.keys = keys;
     if (status == BLOOM_TOO_MANY_HASHES) {
         result_errorf(ctx, "bloom_build: p = %!.15g needs %u hash functions, more than %d", p,
                       (unsigned)st->header.k, BLOOM_K_MAX);
@@ -302,23 +338,32 @@ static int start_filter(sqlite3_context *ctx, build_state *st, uint64_t n, doubl
         }
         return 0;
     }
-    st->blob_bytes = bloom_blob_bytes(st->header.m);
-    st->blob = sqlite3_malloc64(st->blob_bytes);
+    uint64_t bytes = bloom_blob_bytes(st->header.m);
+    st->blob = sqlite3_malloc64(bytes);
     if (st->blob == NULL) {
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
-    memset(st->blob, 0, st->blob_bytes);
+    memset(st->blob, 0, bytes);
     return 1;
+}
+
+/* Writes "NULL" or n for messages about N into buf (24 bytes). */
+static const char *capacity_text(uint64_t n, char *buf) {
+    if (n == 0) {
+        return "NULL";
+    }
+    sqlite3_snprintf(24, buf, "%llu", (unsigned long long)n);
+    return buf;
 }
 
 /* Checks that n and p equal those of the group's first row (rule 2). */
 static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p) {
+    char now[24], first[24];
     if (n != st->header.n) {
         result_errorf(ctx,
-                      "bloom_build: n must be the same for all rows of a group, got %llu "
-                      "after %llu",
-                      (unsigned long long)n, (unsigned long long)st->header.n);
+                      "bloom_build: n must be the same for all rows of a group, got %s after %s",
+                      capacity_text(n, now), capacity_text(st->header.n, first));
         return 0;
     }
     if (p != st->header.p) {
@@ -331,39 +376,234 @@ static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t
     return 1;
 }
 
-/* bloom_build(KEY, N, P), one row: rules 1 to 4. */
-static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
-    build_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
-    uint64_t n;
-    double p;
+/* Adds h to the hash set of st, growing it to keep it at most 3/4 full. Returns 0 after
+** setting a NOMEM error. */
+static int remember_hash(sqlite3_context *ctx, build_state *st, bloom_hash h) {
+    bloom_hash_set *seen = &st->seen;
+    if ((seen->count + 1) * 4 > seen->capacity * 3) {
+        bloom_hash_set grown = {NULL, seen->capacity ? 2 * seen->capacity : FIRST_SET_CAPACITY, 0,
+                                0};
+        grown.slots = sqlite3_malloc64(grown.capacity * sizeof(bloom_hash));
+        if (grown.slots == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            return 0;
+        }
+        memset(grown.slots, 0, grown.capacity * sizeof(bloom_hash));
+        bloom_hash_set_move(seen, &grown);
+        sqlite3_free(seen->slots);
+        *seen = grown;
+    }
+    bloom_hash_set_insert(seen, h);
+    return 1;
+}
+
+/* One row of bloom_build: rules 1 to 4. Returns 0 after setting the error. */
+static int build_row(sqlite3_context *ctx, build_state *st, int argc, sqlite3_value **argv) {
+    uint64_t n = 0;
+    double p = DEFAULT_RATE;
     bloom_hash h;
+    if ((argc > 1 && !read_capacity(ctx, argv[1], &n)) ||
+        (argc > 2 && !read_rate(ctx, argv[2], &p))) {
+        return 0;
+    }
+    if (!st->started) {
+        st->started = 1;
+        st->header.n = n;
+        st->header.p = p;
+        if (n > 0 && !size_filter(ctx, st, n, p)) {
+            return 0;
+        }
+    } else if (!same_parameters(ctx, st, n, p)) {
+        return 0;
+    }
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        return 1;
+    }
+    if (!hash_key(ctx, argv[0], &h) || (st->blob == NULL && !remember_hash(ctx, st, h))) {
+        return 0;
+    }
+    if (st->blob != NULL) {
+        bloom_set(st->blob + BLOOM_HEADER_BYTES, st->header.m, st->header.k, h);
+    }
+    st->header.keys++;
+    return 1;
+}
+
+/* bloom_build(KEY [, N, P]), one row. */
+static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    build_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+    } else if (!st->failed && !build_row(ctx, st, argc, argv)) {
+        st->failed = 1;
+    }
+}
+
+/* bloom_build: sizes a filter for the distinct keys seen if N was NULL, then hands the filter
+** to SQLite without copying it. NULL over zero rows. */
+static void build_final(sqlite3_context *ctx) {
+    build_state *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL) {
+        return;
+    }
+    if (!st->failed && st->blob == NULL) {
+        uint64_t distinct = bloom_hash_set_size(&st->seen);
+        if (size_filter(ctx, st, distinct > 0 ? distinct : 1, st->header.p)) {
+            bloom_set_all(st->blob + BLOOM_HEADER_BYTES, st->header.m, st->header.k, &st->seen);
+        }
+    }
+    sqlite3_free(st->seen.slots);
+    if (!st->failed && st->blob != NULL) {
+        result_filter(ctx, st->blob, &st->header);
+    } else {
+        sqlite3_free(st->blob);
+    }
+    st->blob = NULL;
+}
+
+/* bloom_add(FILTER, KEY): a copy of FILTER with KEY added; FILTER unchanged for a NULL KEY. */
+static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    bloom_header header;
+    const uint8_t *bits;
+    bloom_hash h;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        !read_filter(ctx, "bloom_add", argv[0], &header, &bits)) {
+        return;
+    }
+    if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_value(ctx, argv[0]);
+        return;
+    }
+    if (!hash_key(ctx, argv[1], &h)) {
+        return;
+    }
+    uint8_t *blob = copy_filter(ctx, &header, bits);
+    if (blob != NULL) {
+        bloom_set(blob + BLOOM_HEADER_BYTES, header.m, header.k, h);
+        header.keys = bloom_add_counts(header.keys, 1);
+        result_filter(ctx, blob, &header);
+    }
+}
+
+/* Checks that filter b can be merged into a; sets the error of func otherwise. */
+static int compatible(sqlite3_context *ctx, const char *func, const bloom_header *a,
+                      const bloom_header *b) {
+    char why[BLOOM_WHY_MAX];
+    if (bloom_check_compatible(a, b, why) != BLOOM_OK) {
+        result_errorf(ctx, "%s: %s", func, why);
+        return 0;
+    }
+    return 1;
+}
+
+/* bloom_union(A, B): the union of two compatible filters; NULL if either is NULL. */
+static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    bloom_header a, b;
+    const uint8_t *a_bits, *b_bits;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+        !read_filter(ctx, "bloom_union", argv[0], &a, &a_bits) ||
+        !read_filter(ctx, "bloom_union", argv[1], &b, &b_bits) ||
+        !compatible(ctx, "bloom_union", &a, &b)) {
+        return;
+    }
+    uint8_t *blob = copy_filter(ctx, &a, a_bits);
+    if (blob != NULL) {
+        bloom_merge(blob + BLOOM_HEADER_BYTES, b_bits, a.m);
+        a.keys = bloom_add_counts(a.keys, b.keys);
+        result_filter(ctx, blob, &a);
+    }
+}
+
+/* Aggregate state of bloom_union(FILTER), zeroed by SQLite before the first row. */
+typedef struct union_state {
+    int failed;          /* a row failed: xFinal only frees */
+    uint8_t *blob;       /* the union so far, allocated on the first non-NULL filter */
+    bloom_header header; /* its header; keys sums the keys added to every filter */
+} union_state;
+
+/* bloom_union(FILTER), one row: merges FILTER in, skipping NULLs. */
+static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    bloom_header h;
+    const uint8_t *bits;
     if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
         return;
     }
-    if (!read_capacity(ctx, argv[1], &n) || !read_rate(ctx, argv[2], &p)) {
+    if (st->failed || sqlite3_value_type(argv[0]) == SQLITE_NULL) {
         return;
     }
-    if (st->blob == NULL ? !start_filter(ctx, st, n, p) : !same_parameters(ctx, st, n, p)) {
-        return;
+    if (!read_filter(ctx, "bloom_union", argv[0], &h, &bits) ||
+        (st->blob != NULL && !compatible(ctx, "bloom_union", &st->header, &h))) {
+        st->failed = 1;
+    } else if (st->blob == NULL) {
+        st->header = h;
+        st->blob = copy_filter(ctx, &st->header, bits);
+        st->failed = st->blob == NULL;
+    } else {
+        bloom_merge(st->blob + BLOOM_HEADER_BYTES, bits, h.m);
+        st->header.keys = bloom_add_counts(st->header.keys, h.keys);
     }
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || !hash_key(ctx, argv[0], &h)) {
-        return;
-    }
-    bloom_set(st->blob + BLOOM_HEADER_BYTES, st->header.m, st->header.k, h);
-    st->header.keys++;
 }
 
-/* bloom_build: hands the filter to SQLite without copying it; NULL over zero rows. */
-static void build_final(sqlite3_context *ctx) {
-    build_state *st = sqlite3_aggregate_context(ctx, 0);
-    if (st == NULL || st->blob == NULL) {
+/* bloom_union(FILTER): the union of every non-NULL filter; NULL if there is none. */
+static void union_final(sqlite3_context *ctx) {
+    union_state *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL) {
         return;
     }
-    bloom_write_header(st->blob, &st->header);
-    sqlite3_result_blob64(ctx, st->blob, st->blob_bytes, sqlite3_free);
+    if (!st->failed && st->blob != NULL) {
+        result_filter(ctx, st->blob, &st->header);
+    } else {
+        sqlite3_free(st->blob);
+    }
     st->blob = NULL;
+}
+
+/* Appends a JSON number, or null for an infinite value. */
+static void append_json_number(sqlite3_str *s, const char *format, double v) {
+    if (isinf(v)) {
+        sqlite3_str_appendall(s, "null");
+    } else {
+        sqlite3_str_appendf(s, format, v);
+    }
+}
+
+/* bloom_info(FILTER): the header and what the fill tells, as JSON text. O(m). */
+static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    bloom_header h;
+    const uint8_t *bits;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        !read_filter(ctx, "bloom_info", argv[0], &h, &bits)) {
+        return;
+    }
+    bloom_fill f = bloom_measure(&h, bits);
+    sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str_appendf(s,
+                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"standard\","
+                        "\"hash\":\"xxh3-128\",\"k\":%u,\"m\":%llu,\"bytes\":%llu,\"n\":%llu,"
+                        "\"p\":%!.15g,\"keys_added\":%llu,\"bits_set\":%llu,\"fill_ratio\":%!.15g,"
+                        "\"estimated_keys\":",
+                        h.version, h.min_reader_version, (unsigned)h.k, (unsigned long long)h.m,
+                        (unsigned long long)bloom_blob_bytes(h.m), (unsigned long long)h.n, h.p,
+                        (unsigned long long)h.keys, (unsigned long long)f.bits_set, f.fill_ratio);
+    append_json_number(s, "%.1f", f.estimated_keys);
+    sqlite3_str_appendall(s, ",\"estimated_keys_error\":");
+    append_json_number(s, "%.1f", f.estimated_keys_se);
+    sqlite3_str_appendf(s, ",\"estimated_fp_rate\":%!.15g,\"over_capacity\":%s}",
+                        f.estimated_fp_rate, f.over_capacity ? "true" : "false");
+    int rc = sqlite3_str_errcode(s);
+    char *json = sqlite3_str_finish(s);
+    if (rc != SQLITE_OK || json == NULL) {
+        sqlite3_free(json);
+        sqlite3_result_error_nomem(ctx);
+    } else {
+        sqlite3_result_text(ctx, json, -1, sqlite3_free);
+    }
 }
 
 /* bloom_version(): rule 8. */
@@ -383,8 +623,13 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
         void (*final)(sqlite3_context *);
     } functions[] = {
         {"bloom_version", 0, version_func, NULL, NULL},
+        {"bloom_build", 1, NULL, build_step, build_final},
         {"bloom_build", 3, NULL, build_step, build_final},
         {"bloom_might_contain", 2, might_contain_func, NULL, NULL},
+        {"bloom_info", 1, info_func, NULL, NULL},
+        {"bloom_add", 2, add_func, NULL, NULL},
+        {"bloom_union", 2, union_func, NULL, NULL},
+        {"bloom_union", 1, NULL, union_step, union_final},
     };
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     SQLITE_EXTENSION_INIT2(pApi);

@@ -301,3 +301,108 @@ int bloom_test(const uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h) {
     }
     return 1;
 }
+
+/* Number of bits set in a 64-bit word, without a compiler builtin. */
+static uint64_t popcount64(uint64_t x) {
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (x * UINT64_C(0x0101010101010101)) >> 56;
+}
+
+bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
+    bloom_fill f;
+    f.bits_set = 0;
+    for (uint64_t i = 0; i < h->m / 8; i += 8) {
+        f.bits_set += popcount64(get_le(bits + i, 8));
+    }
+    double m = (double)h->m, k = h->k;
+    f.fill_ratio = (double)f.bits_set / m;
+    f.estimated_fp_rate = pow(f.fill_ratio, k);
+    if (f.bits_set == h->m) {
+        f.estimated_keys = f.estimated_keys_se = INFINITY;
+    } else {
+        /* With q = 1 - X/m the share of empty bits and lambda = -ln q:
+        ** Var(empty bits) = m q (1 - (1 + lambda) q), through dn/dq = -m/(k q). */
+        double q = 1.0 - f.fill_ratio, lambda = -log(q);
+        f.estimated_keys = m / k * lambda;
+        f.estimated_keys_se = sqrt(fmax(0.0, m * (1.0 - (1.0 + lambda) * q) / q)) / k;
+    }
+    f.over_capacity =
+        h->keys > h->n &&
+        (f.bits_set == h->m || f.estimated_keys > (double)h->n + 4.0 * f.estimated_keys_se);
+    return f;
+}
+
+bloom_status bloom_check_compatible(const bloom_header *a, const bloom_header *b, char *why) {
+    if (a->layout != b->layout) {
+        return INVALID("incompatible filters: layout %u and layout %u", a->layout, b->layout);
+    }
+    if (a->hash != b->hash) {
+        return INVALID("incompatible filters: hash %u and hash %u", a->hash, b->hash);
+    }
+    if (a->m != b->m) {
+        return INVALID("incompatible filters: m = %llu and m = %llu bits", (unsigned long long)a->m,
+                       (unsigned long long)b->m);
+    }
+    if (a->k != b->k) {
+        return INVALID("incompatible filters: k = %lu and k = %lu", (unsigned long)a->k,
+                       (unsigned long)b->k);
+    }
+    return BLOOM_OK;
+}
+
+void bloom_merge(uint8_t *dst, const uint8_t *src, uint64_t m) {
+    for (uint64_t i = 0; i < m / 8; i++) {
+        dst[i] |= src[i];
+    }
+}
+
+uint64_t bloom_add_counts(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+int bloom_hash_set_insert(bloom_hash_set *set, bloom_hash h) {
+    if (h.h1 == 0 && h.h2 == 0) {
+        int is_new = !set->has_zero;
+        set->has_zero = 1;
+        return is_new;
+    }
+    uint64_t mask = set->capacity - 1;
+    for (uint64_t i = h.h1 & mask;; i = (i + 1) & mask) {
+        bloom_hash *slot = &set->slots[i];
+        if (slot->h1 == 0 && slot->h2 == 0) {
+            *slot = h;
+            set->count++;
+            return 1;
+        }
+        if (slot->h1 == h.h1 && slot->h2 == h.h2) {
+            return 0;
+        }
+    }
+}
+
+uint64_t bloom_hash_set_size(const bloom_hash_set *set) {
+    return set->count + (set->has_zero != 0);
+}
+
+void bloom_hash_set_move(const bloom_hash_set *from, bloom_hash_set *to) {
+    for (uint64_t i = 0; i < from->capacity; i++) {
+        if (from->slots[i].h1 != 0 || from->slots[i].h2 != 0) {
+            bloom_hash_set_insert(to, from->slots[i]);
+        }
+    }
+    to->has_zero = from->has_zero;
+}
+
+void bloom_set_all(uint8_t *bits, uint64_t m, uint32_t k, const bloom_hash_set *set) {
+    static const bloom_hash zero = {0, 0};
+    for (uint64_t i = 0; i < set->capacity; i++) {
+        if (set->slots[i].h1 != 0 || set->slots[i].h2 != 0) {
+            bloom_set(bits, m, k, set->slots[i]);
+        }
+    }
+    if (set->has_zero) {
+        bloom_set(bits, m, k, zero);
+    }
+}

@@ -95,6 +95,55 @@ void bloom_set(uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h);
 /* Returns 1 when all k bits of key h are set (possibly present), 0 otherwise. */
 int bloom_test(const uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h);
 
+/* What the fill of a filter tells: bits set, and the estimates derived from them. */
+typedef struct bloom_fill {
+    uint64_t bits_set;        /* X */
+    double fill_ratio;        /* X / m */
+    double estimated_keys;    /* distinct keys, -m/k ln(1 - X/m); INFINITY when X = m */
+    double estimated_keys_se; /* its standard error; INFINITY when X = m */
+    double estimated_fp_rate; /* (X / m)^k */
+    int over_capacity;        /* more than n keys added, and the estimate above n + 4 se */
+} bloom_fill;
+
+/* Counts the bits set in a filter of header h and computes the estimates, in O(m). */
+bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits);
+
+/*
+** Checks that filters a and b can be merged: same layout, hash, m and k. On
+** failure returns BLOOM_INVALID and writes which parameter differs to why.
+*/
+bloom_status bloom_check_compatible(const bloom_header *a, const bloom_header *b, char *why);
+
+/* ORs the m-bit array src into dst. */
+void bloom_merge(uint8_t *dst, const uint8_t *src, uint64_t m);
+
+/* a + b, or UINT64_MAX when the sum does not fit: for counts of keys added. */
+uint64_t bloom_add_counts(uint64_t a, uint64_t b);
+
+/*
+** A set of key hashes, in caller-owned memory: capacity slots (a power of
+** two), open addressing with linear probing. An all-zero slot is empty, so
+** the all-zero hash is kept out of the slots: see bloom_hash_set_insert.
+*/
+typedef struct bloom_hash_set {
+    bloom_hash *slots;
+    uint64_t capacity;
+    uint64_t count; /* hashes in the slots */
+    int has_zero;   /* whether the all-zero hash was inserted */
+} bloom_hash_set;
+
+/* Inserts h unless present; the caller keeps count < capacity. Returns 1 if h was new. */
+int bloom_hash_set_insert(bloom_hash_set *set, bloom_hash h);
+
+/* Number of distinct hashes inserted, the all-zero one included. */
+uint64_t bloom_hash_set_size(const bloom_hash_set *set);
+
+/* Moves every hash of from into to, which must be empty and larger than from's count. */
+void bloom_hash_set_move(const bloom_hash_set *from, bloom_hash_set *to);
+
+/* Sets the bits of every hash in set in a filter of m bits and k hash functions. */
+void bloom_set_all(uint8_t *bits, uint64_t m, uint32_t k, const bloom_hash_set *set);
+
 /* Bit position of the 64-bit value x in [0, m): floor(x * m / 2^64). */
 uint64_t bloom_reduce(uint64_t x, uint64_t m);
 

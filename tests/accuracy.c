@@ -1,13 +1,16 @@
 /*
 ** accuracy.c: measured false-positive rates of filters built and probed in SQL.
 **
-** Usage: accuracy EXTENSION [KEYS [PROBES [P...]]]
+** Usage: accuracy EXTENSION [--auto-sized COPIES] [KEYS [PROBES [P...]]]
 **        (defaults: 1000000 keys, 2000000 probes, p = 0.1 0.01 0.001)
 **
 ** For each p it builds bloom_build(key, KEYS, p) over KEYS keys of all four
 ** types, then probes PROBES keys that were never added: absent numbers, and
-** TEXT and BLOB keys whose bytes equal those of added BLOB and TEXT keys. It
-** prints one table row per p and fails unless, for every p:
+** TEXT and BLOB keys whose bytes equal those of added BLOB and TEXT keys.
+** With --auto-sized, it builds bloom_build(key, NULL, p) over COPIES rows of
+** each key instead, interleaved. It prints one table row per p and fails
+** unless, for every p:
+**  - an auto-sized filter was sized for KEYS keys;
 **  - every added key probes 1;
 **  - the measured rate is within 5 standard deviations of the rate the
 **    filter's own fill predicts, (bits set / m)^k;
@@ -26,16 +29,18 @@
     "CASE i % 4 WHEN 0 THEN i WHEN 1 THEN 'k' || i WHEN 2 THEN CAST('b' || i AS BLOB) "            \
     "ELSE i + 0.5 END"
 
-/* Probe j: never added. Integers past the added range, BLOBs spelling added
-** TEXT keys, TEXT spelling added BLOB keys, and REALs between added ones. */
+/* Probe j: never added, and distinct for every j. Integers past the added range, BLOBs
+** spelling TEXT keys (added for j < KEYS), TEXT spelling BLOB keys (likewise), and REALs
+** between the added ones. */
 #define ABSENT_KEY                                                                                 \
-    "CASE j % 4 WHEN 0 THEN ?2 + j WHEN 1 THEN CAST('k' || (j % ?2) AS BLOB) "                     \
-    "WHEN 2 THEN 'b' || (j % ?2) ELSE (j % ?2) + 0.75 END"
+    "CASE j % 4 WHEN 0 THEN ?2 + j WHEN 1 THEN CAST('k' || j AS BLOB) WHEN 2 THEN 'b' || j "       \
+    "ELSE j + 0.75 END"
 
-/* Parameters of every query: ?1 the filter (or NULL), ?2 KEYS, ?3 PROBES, ?4 p. */
+/* Parameters of every query: ?1 the filter (or NULL), ?2 KEYS, ?3 PROBES, ?4 p, ?5 COPIES. */
 typedef struct run {
     sqlite3 *db;
     sqlite3_int64 keys, probes;
+    sqlite3_int64 copies; /* 0: bloom_build(key, KEYS, p); else auto-sized over COPIES rows a key */
 } run;
 
 /* Prepares sql and binds the run's parameters; exits on failure. */
@@ -50,6 +55,7 @@ static sqlite3_stmt *prepare(const run *r, const char *sql, const void *filter, 
     sqlite3_bind_int64(stmt, 2, r->keys);
     sqlite3_bind_int64(stmt, 3, r->probes);
     sqlite3_bind_double(stmt, 4, p);
+    sqlite3_bind_int64(stmt, 5, r->copies);
     return stmt;
 }
 
@@ -89,11 +95,13 @@ static uint64_t bits_set(const uint8_t *filter, uint64_t m) {
 
 /* Measures one p: prints its table row and checks the bounds. */
 static void measure(const run *r, double p) {
-    sqlite3_stmt *build =
-        prepare(r,
-                "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1) "
-                "SELECT bloom_build(" ADDED_KEY ", ?2, ?4) FROM s",
-                NULL, 0, p);
+    const char *fixed_n =
+        "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1) "
+        "SELECT bloom_build(" ADDED_KEY ", ?2, ?4) FROM s";
+    const char *auto_sized =
+        "WITH RECURSIVE s(r) AS (SELECT 0 UNION ALL SELECT r + 1 FROM s WHERE r < ?2 * ?5 - 1) "
+        "SELECT bloom_build(" ADDED_KEY ", NULL, ?4) FROM (SELECT r % ?2 AS i FROM s)";
+    sqlite3_stmt *build = prepare(r, r->copies > 0 ? auto_sized : fixed_n, NULL, 0, p);
     step_row(r, build);
     int bytes = sqlite3_column_bytes(build, 0);
     const uint8_t *filter = sqlite3_column_blob(build, 0);
@@ -113,6 +121,7 @@ static void measure(const run *r, double p) {
     printf("| %-7g | %8.2f | %2u | %9d | %10lld | %8.4f %% | %8.4f %% | %5.3f |\n", p,
            (double)h.m / (double)r->keys, (unsigned)h.k, bytes, (long long)hits, 100 * rate,
            100 * model, rate / p);
+    CHECK_U64(h.n, r->keys);
     CHECK(found == r->keys);
     CHECK(fabs(rate - model) <= 5 * sigma_model);
     CHECK(fabs(rate - p) <= 5 * sigma_target + 0.03 * p);
@@ -124,23 +133,41 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s EXTENSION [KEYS [PROBES [P...]]]\n", argv[0]);
         return 2;
     }
-    run r = {NULL, argc > 2 ? atoll(argv[2]) : 1000000, argc > 3 ? atoll(argv[3]) : 2000000};
+    run r = {NULL, 1000000, 2000000, 0};
     char *err = NULL;
-    if (r.keys < 4 || r.probes < 1 || sqlite3_open(":memory:", &r.db) != SQLITE_OK ||
+    int arg = 2;
+    if (arg + 1 < argc && strcmp(argv[arg], "--auto-sized") == 0) {
+        r.copies = atoll(argv[arg + 1]);
+        arg += 2;
+    }
+    if (arg < argc) {
+        r.keys = atoll(argv[arg++]);
+    }
+    if (arg < argc) {
+        r.probes = atoll(argv[arg++]);
+    }
+    if (r.keys < 4 || r.probes < 1 || r.copies < 0 ||
+        sqlite3_open(":memory:", &r.db) != SQLITE_OK ||
         sqlite3_db_config(r.db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
         sqlite3_load_extension(r.db, argv[1], NULL, &err) != SQLITE_OK) {
         fprintf(stderr, "accuracy: cannot start: %s\n", err ? err : "bad arguments");
         return 2;
     }
-    printf("%lld keys of four types added, %lld absent keys probed, through SQL.\n\n",
-           (long long)r.keys, (long long)r.probes);
+    if (r.copies > 0) {
+        printf("%lld keys of four types added %lld times each to bloom_build(key, NULL, p), %lld "
+               "absent keys probed, through SQL.\n\n",
+               (long long)r.keys, (long long)r.copies, (long long)r.probes);
+    } else {
+        printf("%lld keys of four types added, %lld absent keys probed, through SQL.\n\n",
+               (long long)r.keys, (long long)r.probes);
+    }
     printf("| p       | bits/key |  k |     bytes | false hits | measured   | "
            "fill model | ratio |\n");
     printf("|---------|----------|----|-----------|------------|------------|"
            "------------|-------|\n");
     static const double default_rates[] = {0.1, 0.01, 0.001};
-    if (argc > 4) {
-        for (int i = 4; i < argc; i++) {
+    if (arg < argc) {
+        for (int i = arg; i < argc; i++) {
             measure(&r, atof(argv[i]));
         }
     } else {

@@ -149,8 +149,13 @@ static void test_registered_functions(const char *extension) {
     }
     char *added_lines = sqlite3_str_finish(added);
     /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000). */
-    CHECK_STR(added_lines, "bloom_build|a|utf8|3|2099200\n"
+    CHECK_STR(added_lines, "bloom_add|s|utf8|2|2099200\n"
+                           "bloom_build|a|utf8|1|2099200\n"
+                           "bloom_build|a|utf8|3|2099200\n"
+                           "bloom_info|s|utf8|1|2099200\n"
                            "bloom_might_contain|s|utf8|2|2099200\n"
+                           "bloom_union|a|utf8|1|2099200\n"
+                           "bloom_union|s|utf8|2|2099200\n"
                            "bloom_version|s|utf8|0|2099200\n");
     CHECK(strlen(after) > strlen(before));
     sqlite3_free(before);

@@ -7,7 +7,9 @@
 **  - bloom_might_contain allocates nothing per row (rule 10);
 **  - bloom_build allocates once per group, whatever the number of rows;
 **  - a filter beyond the heap limit fails with SQLITE_NOMEM, leaves the
-**    database as it was, and frees everything (rule 9).
+**    database as it was, and frees everything (rule 9);
+**  - an auto-sized build (N NULL) holds at most 64 bytes per distinct key
+**    besides the filter, and duplicated rows do not add to that.
 */
 #include <sqlite3.h>
 
@@ -102,6 +104,35 @@ static void test_allocations(sqlite3 *db) {
     CHECK_U64(build_many, build_few);
 }
 
+/* Peak memory of a statement above what was in use before it. */
+static sqlite3_int64 peak_memory(sqlite3 *db, const char *sql) {
+    sqlite3_int64 before, highwater;
+    sqlite3_int64 result;
+    int rc;
+    sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &before, &highwater, 1);
+    count_allocations(db, sql, NULL, 0, 0, &result, &rc);
+    CHECK_U64(rc, SQLITE_ROW);
+    sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &before, &highwater, 0);
+    return highwater - before;
+}
+
+/* An auto-sized build over 100,000 distinct keys, once and with every row ten times. */
+static void test_auto_sized_memory(sqlite3 *db) {
+    CHECK(sqlite3_exec(db,
+                       "CREATE TABLE ten(c); INSERT INTO ten VALUES (1), (2), (3), (4), (5), (6), "
+                       "(7), (8), (9), (10);",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_int64 once = peak_memory(db, "SELECT length(bloom_build(i)) FROM numbers");
+    sqlite3_int64 ten_times =
+        peak_memory(db, "SELECT length(bloom_build(i)) FROM numbers, ten WHERE c <= 10");
+    sqlite3_int64 filter = 119880; /* 100,000 keys at 1 % */
+    printf("auto-sized build over 100000 distinct keys: peak %lld bytes (%.1f a key besides the "
+           "filter); with every row 10 times: %lld bytes\n",
+           (long long)once, (double)(once - filter) / 100000, (long long)ten_times);
+    CHECK(once <= 64 * 100000 + filter + 65536);
+    CHECK(ten_times <= once + 65536);
+}
+
 /* Beyond the heap limit: SQLITE_NOMEM, the database unharmed, all memory returned. */
 static void test_out_of_memory(sqlite3 *db) {
     sqlite3_int64 result;
@@ -140,6 +171,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_allocations(db);
+    test_auto_sized_memory(db);
     test_out_of_memory(db);
     sqlite3_close(db);
     CHECK_U64(sqlite3_memory_used(), 0);

@@ -48,10 +48,10 @@ SELECT bloom_build(user_id, 1000, CASE WHEN user_id > 5 THEN 0.02 ELSE 0.01 END)
 SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN 1000.0 ELSE 1000 END, 0.01) = bloom_build(user_id, 1000, 0.01) FROM events;
 -- => 1
 SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN 0 ELSE 1000 END, 0.01) FROM events;
--- error: bloom_build: n must be a whole number >= 1, got 0
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
 -- A NULL key does not excuse a bad n or p.
 SELECT bloom_build(NULL, 0, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got 0
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
 SELECT bloom_build(NULL, 10, 2);
 -- error: bloom_build: p must be between 0 and 1 (exclusive), got 2
 -- Parameters may differ between groups.

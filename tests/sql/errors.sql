@@ -1,26 +1,24 @@
 -- Rules 2 and 9: every argument error names the function and the offending value.
 
--- n: a whole number >= 1; an integral REAL counts; nothing else does (no affinity).
+-- n: a whole number >= 1 (an integral REAL counts) or NULL; nothing else (no affinity).
 SELECT bloom_build(1, 0, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got 0
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
 SELECT bloom_build(1, -5, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got -5
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got -5
 SELECT bloom_build(1, 1.5, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got 1.5
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 1.5
 SELECT bloom_build(1, 0.0, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got 0.0
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0.0
 SELECT bloom_build(1, '1000', 0.01);
--- error: bloom_build: n must be a whole number >= 1, got '1000'
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got '1000'
 SELECT bloom_build(1, x'E803', 0.01);
--- error: bloom_build: n must be a whole number >= 1, got a BLOB of 2 bytes
-SELECT bloom_build(1, NULL, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got NULL
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got a BLOB of 2 bytes
 SELECT bloom_build(1, 9e999, 0.01);
 -- error: bloom_build: n must be at most 9223372036854775807, got Inf
 SELECT bloom_build(1, 1e30, 0.01);
 -- error: bloom_build: n must be at most 9223372036854775807, got 1.0e+30
 SELECT bloom_build(1, 'it''s a very long text that goes on and on and on', 0.01);
--- error: bloom_build: n must be a whole number >= 1, got 'it''s a very long text that goes on and o'...
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 'it''s a very long text that goes on and o'...
 
 -- p: a REAL strictly between 0 and 1.
 SELECT bloom_build(1, 10, 1.5);
@@ -49,8 +47,16 @@ SELECT bloom_build(1, 10);
 -- error: wrong number of arguments to function bloom_build()
 SELECT bloom_build(1, 10, 0.01, 'standard');
 -- error: wrong number of arguments to function bloom_build()
+SELECT bloom_build();
+-- error: wrong number of arguments to function bloom_build()
 SELECT bloom_might_contain(x'00');
 -- error: wrong number of arguments to function bloom_might_contain()
+SELECT bloom_info();
+-- error: wrong number of arguments to function bloom_info()
+SELECT bloom_add(x'00');
+-- error: wrong number of arguments to function bloom_add()
+SELECT bloom_union(x'00', x'00', x'00');
+-- error: wrong number of arguments to function bloom_union()
 SELECT bloom_version(1);
 -- error: wrong number of arguments to function bloom_version()
 

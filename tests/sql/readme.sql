@@ -45,9 +45,9 @@ SELECT bloom_might_contain(bloom_build(1, 100, 0.01), 1.0), bloom_might_contain(
 
 -- Errors: the table of the README.
 SELECT bloom_build(1, 0, 0.01);
--- error: bloom_build: n must be a whole number >= 1, got 0
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
 SELECT bloom_build(1, '1000', 0.01);
--- error: bloom_build: n must be a whole number >= 1, got '1000'
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got '1000'
 SELECT bloom_build(1, 1e30, 0.01);
 -- error: bloom_build: n must be at most 9223372036854775807, got 1.0e+30
 SELECT bloom_build(1, 10, 1.5);
@@ -58,3 +58,38 @@ SELECT bloom_might_contain('oops', 1);
 -- error: bloom_might_contain: the filter must be a BLOB, got 'oops'
 SELECT bloom_might_contain(x'00', 1);
 -- error: bloom_might_contain: not a Bloom filter: length 1 is shorter than the 64-byte header
+
+-- bloom_build sized without guessing: every user twice, 1000 distinct keys.
+SELECT json_extract(bloom_info(bloom_build(email)), '$.n') FROM users, (SELECT 1 UNION ALL SELECT 2);
+-- => 1000
+
+-- bloom_info
+SELECT bloom_info(bloom_build(value, 1000, 0.01)) FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 1000) SELECT value FROM s);
+-- => {"format_version":1,"min_reader_version":1,"layout":"standard","hash":"xxh3-128","k":7,"m":9600,"bytes":1264,"n":1000,"p":0.01,"keys_added":1000,"bits_set":4973,"fill_ratio":0.518020833333333,"estimated_keys":1000.9,"estimated_keys_error":8.2,"estimated_fp_rate":0.0100099194645355,"over_capacity":false}
+SELECT json_extract(i, '$.estimated_keys'), json_extract(i, '$.estimated_fp_rate'),
+       json_extract(i, '$.over_capacity')
+FROM (SELECT bloom_info(bloom_build(value, 1000, 0.01)) AS i FROM (WITH RECURSIVE s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 3000) SELECT value FROM s));
+-- => 3005.2|0.436189502631971|1
+
+-- bloom_union
+CREATE TABLE daily AS SELECT day, bloom_build(user_id, 20000, 0.01) AS f FROM events GROUP BY day;
+SELECT bloom_union(f) = (SELECT bloom_build(user_id, 20000, 0.01) FROM events) FROM daily;
+-- => 1
+SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 2000, 0.01));
+-- error: bloom_union: incompatible filters: m = 9600 and m = 19200 bits
+
+-- bloom_add, and the trigger of the README
+SELECT bloom_might_contain(bloom_add(bloom_build(NULL, 100, 0.01), 'x'), 'x');
+-- => 1
+CREATE TABLE filters2(name TEXT PRIMARY KEY, filter BLOB);
+INSERT INTO filters2 SELECT 'users', bloom_build(NULL, 10000, 0.01);
+CREATE TRIGGER users_filter AFTER INSERT ON users BEGIN
+  UPDATE filters2 SET filter = bloom_add(filter, NEW.email) WHERE name = 'users';
+END;
+INSERT INTO users VALUES ('new@example.com');
+SELECT bloom_might_contain(filter, 'new@example.com') FROM filters2;
+-- => 1
+
+-- Errors of the README
+SELECT bloom_build(email, CASE WHEN rowid > 10 THEN 8000 END, 0.01) FROM users;
+-- error: bloom_build: n must be the same for all rows of a group, got 8000 after NULL
