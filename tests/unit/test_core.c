@@ -457,6 +457,90 @@ static void test_golden(const char *hex_path) {
     }
 }
 
+static void test_measure(void) {
+    bloom_header h;
+    double bytes;
+    CHECK(bloom_size(1000, 0.01, &h, &bytes) == BLOOM_OK);
+    uint8_t bits[1200] = {0};
+    bloom_fill f = bloom_measure(&h, bits);
+    CHECK_U64(f.bits_set, 0);
+    CHECK(f.fill_ratio == 0 && f.estimated_keys == 0 && f.estimated_fp_rate == 0);
+    CHECK(!f.over_capacity);
+    /* Half the bits: the estimate is m/k ln 2, the rate 2^-k. */
+    memset(bits, 0x55, sizeof bits);
+    h.keys = 2000;
+    f = bloom_measure(&h, bits);
+    CHECK_U64(f.bits_set, 4800);
+    CHECK(fabs(f.estimated_keys - 9600.0 / 7 * log(2.0)) < 1e-9);
+    CHECK(fabs(f.estimated_fp_rate - 1.0 / 128) < 1e-15);
+    CHECK(!f.over_capacity); /* 950.6 distinct keys estimated for n = 1000 */
+    /* Every bit set: no finite estimate, over capacity once more keys than n were added. */
+    memset(bits, 0xFF, sizeof bits);
+    f = bloom_measure(&h, bits);
+    CHECK(isinf(f.estimated_keys) && isinf(f.estimated_keys_se));
+    CHECK(f.estimated_fp_rate == 1.0 && f.over_capacity);
+    h.keys = 1000;
+    CHECK(!bloom_measure(&h, bits).over_capacity);
+}
+
+static void test_compatibility_and_merge(void) {
+    bloom_header a = sample_header(), b = sample_header();
+    char why[BLOOM_WHY_MAX];
+    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_OK);
+    b.n = 99;
+    b.p = 0.5;
+    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_OK);
+    b.layout = 2;
+    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK_STR(why, "incompatible filters: layout 1 and layout 2");
+    b = sample_header();
+    b.hash = 3;
+    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK_STR(why, "incompatible filters: hash 1 and hash 3");
+    b = sample_header();
+    b.m = 256;
+    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK_STR(why, "incompatible filters: m = 192 and m = 256 bits");
+    b = sample_header();
+    b.k = 8;
+    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK_STR(why, "incompatible filters: k = 7 and k = 8");
+
+    uint8_t dst[24] = {0x01, 0x80}, src[24] = {0x02, 0x80};
+    src[23] = 0xF0;
+    bloom_merge(dst, src, 192);
+    CHECK(dst[0] == 0x03 && dst[1] == 0x80 && dst[23] == 0xF0 && dst[2] == 0);
+    CHECK_U64(bloom_add_counts(2, 3), 5);
+    CHECK_U64(bloom_add_counts(UINT64_MAX - 1, 1), UINT64_MAX);
+    CHECK_U64(bloom_add_counts(UINT64_MAX, UINT64_MAX), UINT64_MAX);
+}
+
+static void test_hash_set(void) {
+    bloom_hash slots[8] = {{0, 0}}, bigger[16] = {{0, 0}};
+    bloom_hash_set set = {slots, 8, 0, 0}, grown = {bigger, 16, 0, 0};
+    bloom_hash a = {1, 2}, b = {9, 2}, zero = {0, 0}, same_slot = {1, 3};
+    CHECK(bloom_hash_set_insert(&set, a) == 1);
+    CHECK(bloom_hash_set_insert(&set, a) == 0);
+    CHECK(bloom_hash_set_insert(&set, b) == 1); /* same first slot as a: probes on */
+    CHECK(bloom_hash_set_insert(&set, same_slot) == 1);
+    CHECK(bloom_hash_set_insert(&set, zero) == 1);
+    CHECK(bloom_hash_set_insert(&set, zero) == 0);
+    CHECK_U64(set.count, 3);
+    CHECK_U64(bloom_hash_set_size(&set), 4);
+    bloom_hash_set_move(&set, &grown);
+    CHECK_U64(bloom_hash_set_size(&grown), 4);
+    CHECK(bloom_hash_set_insert(&grown, b) == 0 && bloom_hash_set_insert(&grown, zero) == 0);
+
+    /* Setting every hash of the set equals setting each hash once. */
+    uint8_t from_set[8] = {0}, one_by_one[8] = {0};
+    bloom_set_all(from_set, 64, 3, &grown);
+    bloom_set(one_by_one, 64, 3, a);
+    bloom_set(one_by_one, 64, 3, b);
+    bloom_set(one_by_one, 64, 3, same_slot);
+    bloom_set(one_by_one, 64, 3, zero);
+    CHECK(memcmp(from_set, one_by_one, sizeof from_set) == 0);
+}
+
 /* Parses hex digits of s (up to a '`' or the end) into out; returns the byte count. */
 static size_t parse_hex(const char *s, uint8_t *out, size_t cap) {
     size_t len = 0;
@@ -558,5 +642,8 @@ int main(int argc, char **argv) {
     test_no_false_negatives();
     test_golden(argv[1]);
     test_readme_vectors(argv[2]);
+    test_measure();
+    test_compatibility_and_merge();
+    test_hash_set();
     return check_report("test_core");
 }
