@@ -235,7 +235,7 @@ static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **a
     if (sqlite3_value_type(argv[1]) == SQLITE_NULL || !hash_key(ctx, argv[1], &h)) {
         return;
     }
-    sqlite3_result_int(ctx, bloom_test(bits, header.m, header.k, h));
+    sqlite3_result_int(ctx, bloom_test(bits, &header, h));
 }
 
 /* A new filter BLOB: header h, written as this format version, and a copy of bits.
@@ -266,8 +266,9 @@ typedef struct build_state {
     bloom_hash_set seen; /* sized at the end: the distinct hashes of the keys so far */
 } build_state;
 
-/* The rate bloom_build(KEY) uses. */
+/* The rate bloom_build(KEY) uses, and the layout without a LAYOUT argument. */
 #define DEFAULT_RATE 0.01
+#define DEFAULT_LAYOUT BLOOM_LAYOUT_STANDARD
 
 /* Initial number of slots of the hash set of a filter sized at the end. */
 #define FIRST_SET_CAPACITY 1024
@@ -316,16 +317,50 @@ static int read_rate(sqlite3_context *ctx, sqlite3_value *v, double *p) {
     return 0;
 }
 
-/* Sizes the filter of st for n keys at rate p and allocates it, keeping the count of keys
-** added. Returns 0 after setting the error. */
+/* The name of a layout, as bloom_build and bloom_info spell it. */
+static const char *layout_name(int layout) {
+    return layout == BLOOM_LAYOUT_BLOCKED ? "blocked" : "standard";
+}
+
+/* Reads LAYOUT, 'standard' or 'blocked' in any case, into *layout. Returns 0 after setting
+** the error otherwise. */
+static int read_layout(sqlite3_context *ctx, sqlite3_value *v, int *layout) {
+    const char *text = (const char *)sqlite3_value_text(v);
+    if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
+        for (int candidate = BLOOM_LAYOUT_STANDARD; candidate <= BLOOM_LAYOUT_BLOCKED;
+             candidate++) {
+            if (sqlite3_stricmp(text, layout_name(candidate)) == 0) {
+                *layout = candidate;
+                return 1;
+            }
+        }
+    }
+    result_error_value(ctx, "bloom_build", "layout must be 'standard' or 'blocked'", v);
+    return 0;
+}
+
+/* Sizes the filter of st for n keys at rate p in its layout and allocates it, keeping the
+** count of keys added. Returns 0 after setting the error. */
 static int size_filter(sqlite3_context *ctx, build_state *st, uint64_t n, double p) {
     double bytes_needed;
     uint64_t keys = st->header.keys;
-    bloom_status status = bloom_size(n, p, &st->header, &bytes_needed);
+    int layout = st->header.layout;
+    bloom_status status = bloom_size(n, p, layout, &st->header, &bytes_needed);
     st->header.keys = keys;
+    st->header.layout = (uint8_t)layout;
     if (status == BLOOM_TOO_MANY_HASHES) {
         result_errorf(ctx, "bloom_build: p = %!.15g needs %u hash functions, more than %d", p,
                       (unsigned)st->header.k, BLOOM_K_MAX);
+        return 0;
+    }
+    if (status == BLOOM_RATE_TOO_HIGH) {
+        result_errorf(ctx, "bloom_build: the blocked layout needs p <= %!.15g, got %!.15g",
+                      BLOOM_BLOCKED_P_MAX, p);
+        return 0;
+    }
+    if (status == BLOOM_BAD_ARGUMENT) { /* read_capacity and read_rate let none through */
+        result_errorf(ctx, "bloom_build: cannot size a filter for n = %llu at p = %!.15g",
+                      (unsigned long long)n, p);
         return 0;
     }
     int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
@@ -357,9 +392,17 @@ static const char *capacity_text(uint64_t n, char *buf) {
     return buf;
 }
 
-/* Checks that n and p equal those of the group's first row (rule 2). */
-static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p) {
+/* Checks that n, p and the layout equal those of the group's first row (rule 2). */
+static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p,
+                           int layout) {
     char now[24], first[24];
+    if (layout != st->header.layout) {
+        result_errorf(ctx,
+                      "bloom_build: layout must be the same for all rows of a group, got '%s' "
+                      "after '%s'",
+                      layout_name(layout), layout_name(st->header.layout));
+        return 0;
+    }
     if (n != st->header.n) {
         result_errorf(ctx,
                       "bloom_build: n must be the same for all rows of a group, got %s after %s",
@@ -401,19 +444,22 @@ static int remember_hash(sqlite3_context *ctx, build_state *st, bloom_hash h) {
 static int build_row(sqlite3_context *ctx, build_state *st, int argc, sqlite3_value **argv) {
     uint64_t n = 0;
     double p = DEFAULT_RATE;
+    int layout = DEFAULT_LAYOUT;
     bloom_hash h;
     if ((argc > 1 && !read_capacity(ctx, argv[1], &n)) ||
-        (argc > 2 && !read_rate(ctx, argv[2], &p))) {
+        (argc > 2 && !read_rate(ctx, argv[2], &p)) ||
+        (argc > 3 && !read_layout(ctx, argv[3], &layout))) {
         return 0;
     }
     if (!st->started) {
         st->started = 1;
         st->header.n = n;
         st->header.p = p;
+        st->header.layout = (uint8_t)layout;
         if (n > 0 && !size_filter(ctx, st, n, p)) {
             return 0;
         }
-    } else if (!same_parameters(ctx, st, n, p)) {
+    } else if (!same_parameters(ctx, st, n, p, layout)) {
         return 0;
     }
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
@@ -423,13 +469,13 @@ static int build_row(sqlite3_context *ctx, build_state *st, int argc, sqlite3_va
         return 0;
     }
     if (st->blob != NULL) {
-        bloom_set(st->blob + BLOOM_HEADER_BYTES, st->header.m, st->header.k, h);
+        bloom_set(st->blob + BLOOM_HEADER_BYTES, &st->header, h);
     }
     st->header.keys++;
     return 1;
 }
 
-/* bloom_build(KEY [, N, P]), one row. */
+/* bloom_build(KEY [, N, P [, LAYOUT]]), one row. */
 static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     build_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
     if (st == NULL) {
@@ -449,7 +495,7 @@ static void build_final(sqlite3_context *ctx) {
     if (!st->failed && st->blob == NULL) {
         uint64_t distinct = bloom_hash_set_size(&st->seen);
         if (size_filter(ctx, st, distinct > 0 ? distinct : 1, st->header.p)) {
-            bloom_set_all(st->blob + BLOOM_HEADER_BYTES, st->header.m, st->header.k, &st->seen);
+            bloom_set_all(st->blob + BLOOM_HEADER_BYTES, &st->header, &st->seen);
         }
     }
     sqlite3_free(st->seen.slots);
@@ -480,7 +526,7 @@ static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     uint8_t *blob = copy_filter(ctx, &header, bits);
     if (blob != NULL) {
-        bloom_set(blob + BLOOM_HEADER_BYTES, header.m, header.k, h);
+        bloom_set(blob + BLOOM_HEADER_BYTES, &header, h);
         header.keys = bloom_add_counts(header.keys, 1);
         result_filter(ctx, blob, &header);
     }
@@ -584,13 +630,14 @@ static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     bloom_fill f = bloom_measure(&h, bits);
     sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
     sqlite3_str_appendf(s,
-                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"standard\","
+                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"%s\","
                         "\"hash\":\"xxh3-128\",\"k\":%u,\"m\":%llu,\"bytes\":%llu,\"n\":%llu,"
                         "\"p\":%!.15g,\"keys_added\":%llu,\"bits_set\":%llu,\"fill_ratio\":%!.15g,"
                         "\"estimated_keys\":",
-                        h.version, h.min_reader_version, (unsigned)h.k, (unsigned long long)h.m,
-                        (unsigned long long)bloom_blob_bytes(h.m), (unsigned long long)h.n, h.p,
-                        (unsigned long long)h.keys, (unsigned long long)f.bits_set, f.fill_ratio);
+                        h.version, h.min_reader_version, layout_name(h.layout), (unsigned)h.k,
+                        (unsigned long long)h.m, (unsigned long long)bloom_blob_bytes(h.m),
+                        (unsigned long long)h.n, h.p, (unsigned long long)h.keys,
+                        (unsigned long long)f.bits_set, f.fill_ratio);
     append_json_number(s, "%.1f", f.estimated_keys);
     sqlite3_str_appendall(s, ",\"estimated_keys_error\":");
     append_json_number(s, "%.1f", f.estimated_keys_se);
@@ -625,6 +672,7 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
         {"bloom_version", 0, version_func, NULL, NULL},
         {"bloom_build", 1, NULL, build_step, build_final},
         {"bloom_build", 3, NULL, build_step, build_final},
+        {"bloom_build", 4, NULL, build_step, build_final},
         {"bloom_might_contain", 2, might_contain_func, NULL, NULL},
         {"bloom_info", 1, info_func, NULL, NULL},
         {"bloom_add", 2, add_func, NULL, NULL},

@@ -61,28 +61,173 @@ static double bits_double(uint64_t bits) {
     return v;
 }
 
-bloom_status bloom_size(uint64_t n, double p, bloom_header *out, double *bytes_needed) {
+/*
+** The blocked layout's model. A probe is a false positive when its k positions
+** (drawn with replacement in one line of b = 512 bits) are all set. Given j
+** keys in that line, that is the chance that the d distinct bits among the
+** probe's positions are all among those hit by the k j draws of the keys:
+** rate(j) = sum over d of P(d distinct) * P(d given bits all hit by k j draws).
+** Both factors come from small dynamic programmes over positive terms. The
+** rate of the filter averages rate(j) over a Poisson number of keys per line.
+*/
+enum { MAX_LINE_KEYS = 640 };
+
+/* The chances that k draws in a line hit exactly d distinct bits, for d = 0..k. */
+static void distinct_bits(uint32_t k, double *chance) {
+    const double b = BLOOM_LINE_BITS;
+    chance[0] = 1.0;
+    for (uint32_t draw = 1; draw <= k; draw++) {
+        chance[draw] = 0.0;
+        for (uint32_t d = draw; d >= 1; d--) {
+            chance[d] = chance[d] * d / b + chance[d - 1] * (b - d + 1) / b;
+        }
+        chance[0] = 0.0;
+    }
+}
+
+/* rates[j], j = 0..keys-1: the chance that a probe with k positions is a false positive in a
+** line holding j keys. */
+static void line_rates(uint32_t k, int keys, double *rates) {
+    const double b = BLOOM_LINE_BITS;
+    double distinct[BLOOM_K_MAX + 1], covered[BLOOM_K_MAX + 1];
+    distinct_bits(k, distinct);
+    for (int j = 0; j < keys; j++) {
+        rates[j] = 0.0;
+    }
+    for (uint32_t d = 1; d <= k; d++) {
+        /* covered[c]: the chance that c of the d given bits are hit so far. */
+        covered[0] = 1.0;
+        for (uint32_t c = 1; c <= d; c++) {
+            covered[c] = 0.0;
+        }
+        for (int j = 0; j < keys; j++) {
+            rates[j] += distinct[d] * covered[d];
+            for (uint32_t draw = 0; draw < k; draw++) {
+                for (uint32_t c = d; c >= 1; c--) {
+                    covered[c] =
+                        covered[c] * (1.0 - (d - c) / b) + covered[c - 1] * (d - c + 1) / b;
+                }
+                covered[0] *= 1.0 - d / b;
+            }
+        }
+    }
+}
+
+/* Mean of rates[j] over j ~ Poisson(keys_per_line), with rates known for j < keys. */
+static double poisson_mean(const double *rates, int keys, double keys_per_line) {
+    /* Weights relative to the mode, by recurrence in both directions. */
+    const double lambda = keys_per_line;
+    int mode = (int)floor(lambda);
+    if (mode >= keys) {
+        mode = keys - 1;
+    }
+    double weight = 1.0, total = 1.0, sum = rates[mode];
+    for (int j = mode + 1; j < keys; j++) {
+        weight *= lambda / j;
+        total += weight;
+        sum += weight * rates[j];
+    }
+    weight = 1.0;
+    for (int j = mode; j >= 1; j--) {
+        weight *= j / lambda;
+        total += weight;
+        sum += weight * rates[j - 1];
+    }
+    return sum / total;
+}
+
+/* Keys per line to tabulate for loads up to lambda at rates down to p: the Poisson tail
+** beyond is below a millionth of p. */
+static int line_keys_needed(double lambda, double p) {
+    double z = sqrt(2.0 * log(1e6 / p)) + 2.0;
+    double keys = ceil(lambda + z * sqrt(lambda) + 10.0);
+    return keys < MAX_LINE_KEYS ? (int)keys : MAX_LINE_KEYS;
+}
+
+double bloom_blocked_fp_rate(double keys_per_line, uint32_t k) {
+    double rates[MAX_LINE_KEYS];
+    if (!(keys_per_line >= 0.0 && keys_per_line <= BLOOM_BLOCKED_LOAD_MAX) || k < 1 ||
+        k > BLOOM_K_MAX) {
+        return NAN;
+    }
+    if (keys_per_line == 0.0) {
+        return 0.0;
+    }
+    int keys = line_keys_needed(keys_per_line, 1e-20);
+    line_rates(k, keys, rates);
+    return poisson_mean(rates, keys, keys_per_line);
+}
+
+enum { BLOCKED_K_CANDIDATES = 5 };
+
+/*
+** The blocked layout: the largest load (keys per line) at which the best of a
+** few k near the classic optimum has a model rate of at most p, by bisection
+** between the standard layout's load and below, then the fewest lines that
+** keep n keys at or below that load. k is the best at that load, whatever n.
+*/
+static void size_blocked(uint64_t n, double p, uint32_t classic_k, double *lines, uint32_t *k) {
     const double ln2 = 0.693147180559945309417232121458176568;
+    double rates[BLOCKED_K_CANDIDATES][MAX_LINE_KEYS]; /* 25 KB of stack */
+    uint32_t first_k = classic_k > 3 ? classic_k - 3 : 1;
+    uint32_t last_k = classic_k < BLOOM_K_MAX ? classic_k + 1 : BLOOM_K_MAX;
+    double high = BLOOM_LINE_BITS * ln2 * ln2 / -log(p); /* the standard layout's load */
+    int keys = line_keys_needed(high, p);
+    for (uint32_t c = first_k; c <= last_k; c++) {
+        line_rates(c, keys, rates[c - first_k]);
+    }
+    double low = 0.0, best_rate = 0.0;
+    for (int i = 0; i < 64; i++) {
+        double middle = (low + high) / 2, rate = 1.0;
+        for (uint32_t c = first_k; c <= last_k; c++) {
+            rate = fmin(rate, poisson_mean(rates[c - first_k], keys, middle));
+        }
+        *(rate <= p ? &low : &high) = middle;
+    }
+    *k = first_k;
+    for (uint32_t c = first_k; c <= last_k; c++) {
+        double rate = poisson_mean(rates[c - first_k], keys, low);
+        if (c == first_k || rate < best_rate) {
+            best_rate = rate;
+            *k = c;
+        }
+    }
+    *lines = ceil((double)n / low);
+}
+
+bloom_status bloom_size(uint64_t n, double p, int layout, bloom_header *out, double *bytes_needed) {
+    const double ln2 = 0.693147180559945309417232121458176568;
+    double words, k;
     memset(out, 0, sizeof *out);
     *bytes_needed = 0;
-    if (n < 1 || !(p > 0.0 && p < 1.0)) {
+    if (n < 1 || !(p > 0.0 && p < 1.0) ||
+        (layout != BLOOM_LAYOUT_STANDARD && layout != BLOOM_LAYOUT_BLOCKED)) {
         return BLOOM_BAD_ARGUMENT;
     }
-    /* The classic formulas; k from the formula's m, before rounding m up to words. */
-    double formula_bits = ceil(-(double)n * log(p) / (ln2 * ln2));
-    double k = fmax(1.0, round(formula_bits / (double)n * ln2));
-    double words = ceil(formula_bits / 64.0);
-    *bytes_needed = BLOOM_HEADER_BYTES + 8.0 * words;
     out->version = BLOOM_FORMAT_VERSION;
     out->min_reader_version = BLOOM_FORMAT_VERSION;
-    out->layout = BLOOM_LAYOUT_STANDARD;
+    out->layout = (uint8_t)layout;
     out->hash = BLOOM_HASH_XXH3_128;
     out->n = n;
     out->p = p;
+    if (layout == BLOOM_LAYOUT_BLOCKED && p > BLOOM_BLOCKED_P_MAX) {
+        return BLOOM_RATE_TOO_HIGH;
+    }
+    /* The classic formulas; k from the formula's m, before rounding m up to words. Both
+    ** layouts refuse a p for which this k exceeds BLOOM_K_MAX. */
+    double formula_bits = ceil(-(double)n * log(p) / (ln2 * ln2));
+    k = fmax(1.0, round(formula_bits / (double)n * ln2));
+    words = ceil(formula_bits / 64.0);
     out->k = k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
     if (k > BLOOM_K_MAX) {
         return BLOOM_TOO_MANY_HASHES;
     }
+    if (layout == BLOOM_LAYOUT_BLOCKED) {
+        double lines;
+        size_blocked(n, p, out->k, &lines, &out->k);
+        words = lines * (BLOOM_LINE_BITS / 64);
+    }
+    *bytes_needed = BLOOM_HEADER_BYTES + 8.0 * words;
     if (*bytes_needed > BLOOM_MAX_BYTES) {
         return BLOOM_TOO_BIG;
     }
@@ -149,7 +294,7 @@ bloom_status bloom_read_header(const uint8_t *blob, uint64_t len, bloom_header *
                        out->version, out->min_reader_version);
     }
     out->layout = blob[OFF_LAYOUT];
-    if (out->layout != BLOOM_LAYOUT_STANDARD) {
+    if (out->layout != BLOOM_LAYOUT_STANDARD && out->layout != BLOOM_LAYOUT_BLOCKED) {
         return INVALID("corrupt filter: unknown layout %u", out->layout);
     }
     out->hash = blob[OFF_HASH];
@@ -162,9 +307,10 @@ bloom_status bloom_read_header(const uint8_t *blob, uint64_t len, bloom_header *
                        BLOOM_K_MAX);
     }
     out->m = get_le(blob + OFF_M, 8);
-    if (out->m == 0 || out->m % 64 != 0) {
-        return INVALID("corrupt filter: m = %llu bits is not a positive multiple of 64",
-                       (unsigned long long)out->m);
+    unsigned unit = out->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_LINE_BITS : 64;
+    if (out->m == 0 || out->m % unit != 0) {
+        return INVALID("corrupt filter: m = %llu bits is not a positive multiple of %u",
+                       (unsigned long long)out->m, unit);
     }
     if (bloom_blob_bytes(out->m) != len) {
         return INVALID("corrupt filter: m = %llu bits needs %llu bytes, the BLOB has %llu",
@@ -245,15 +391,25 @@ uint64_t bloom_reduce(uint64_t x, uint64_t m) {
 #endif
 
 /*
-** Positions. Plain double hashing (h1 + i*h2) reduced by multiply-shift keeps
-** the positions of two keys close for every i whenever their (h1, h2) are
-** close, which puts a floor of about 1/(m^2 k) per key under the false-positive
-** rate (measured: 60x the target at n = 100, p = 1e-6). So each step is passed
-** through a bijective 64-bit mixer first: position i, from 0 to k - 1, is
-** reduce(mix(h1 + i * (h2 | 1)), m). The odd step makes the k inputs distinct.
+** Positions of the standard layout. Plain double hashing (h1 + i*h2) reduced
+** by multiply-shift keeps the positions of two keys close for every i
+** whenever their (h1, h2) are close, which puts a floor of about 1/(m^2 k) per
+** key under the false-positive rate (measured: 60x the target at n = 100,
+** p = 1e-6). So each step is passed through a bijective 64-bit mixer first:
+** position i, from 0 to k - 1, is reduce(mix(h1 + i * (h2 | 1)), m). The odd
+** step makes the k inputs distinct.
+**
+** Positions of the blocked layout: h1 picks the line, reduce(h1, m / 512);
+** position i in the line is the top 9 bits of (h2 | 1) * C^i modulo 2^64, with
+** C the odd constant below.
 */
+#define LINE_STEP UINT64_C(0x9E3779B97F4A7C15)
+
 typedef struct position_seq {
-    uint64_t x, step;
+    uint64_t x, step; /* standard: the double-hashing value and step */
+    uint64_t line;    /* blocked: the first bit of the line */
+    int blocked;
+    uint64_t m;
 } position_seq;
 
 /* The splitmix64 finalizer: a bijection of 64-bit values with full avalanche. */
@@ -263,38 +419,54 @@ static uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-/* Starts the position sequence of key h. */
-static position_seq first_position(bloom_hash h) {
-    position_seq s = {h.h1, h.h2 | 1};
+/* Starts the position sequence of key in a filter with header h. */
+static position_seq first_position(const bloom_header *h, bloom_hash key) {
+    position_seq s;
+    s.m = h->m;
+    s.blocked = h->layout == BLOOM_LAYOUT_BLOCKED;
+    if (s.blocked) {
+        s.line = bloom_reduce(key.h1, h->m / BLOOM_LINE_BITS) * BLOOM_LINE_BITS;
+        s.x = key.h2 | 1;
+    } else {
+        s.line = 0;
+        s.x = key.h1;
+        s.step = key.h2 | 1;
+    }
     return s;
 }
 
-/* Returns the next bit position of the sequence in [0, m) and advances it. */
-static uint64_t next_position(position_seq *s, uint64_t m) {
-    uint64_t pos = bloom_reduce(mix64(s->x), m);
-    s->x += s->step;
+/* Returns the next bit position of the sequence and advances it. */
+static uint64_t next_position(position_seq *s) {
+    uint64_t pos;
+    if (s->blocked) {
+        pos = s->line + (s->x >> 55);
+        s->x *= LINE_STEP;
+    } else {
+        pos = bloom_reduce(mix64(s->x), s->m);
+        s->x += s->step;
+    }
     return pos;
 }
 
-void bloom_positions(bloom_hash h, uint64_t m, uint32_t k, uint64_t *out) {
-    position_seq s = first_position(h);
-    for (uint32_t i = 0; i < k; i++) {
-        out[i] = next_position(&s, m);
+void bloom_positions(const bloom_header *h, bloom_hash key, uint64_t *out) {
+    position_seq s = first_position(h, key);
+    for (uint32_t i = 0; i < h->k; i++) {
+        out[i] = next_position(&s);
     }
 }
 
-void bloom_set(uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h) {
-    position_seq s = first_position(h);
-    for (uint32_t i = 0; i < k; i++) {
-        uint64_t pos = next_position(&s, m);
+void bloom_set(uint8_t *bits, const bloom_header *h, bloom_hash key) {
+    position_seq s = first_position(h, key);
+    for (uint32_t i = 0; i < h->k; i++) {
+        uint64_t pos = next_position(&s);
         bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
     }
 }
 
-int bloom_test(const uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h) {
-    position_seq s = first_position(h);
-    for (uint32_t i = 0; i < k; i++) {
-        uint64_t pos = next_position(&s, m);
+int bloom_test(const uint8_t *bits, const bloom_header *h, bloom_hash key) {
+    position_seq s = first_position(h, key);
+    for (uint32_t i = 0; i < h->k; i++) {
+        uint64_t pos = next_position(&s);
         if ((bits[pos >> 3] & (1u << (pos & 7))) == 0) {
             return 0;
         }
@@ -310,27 +482,46 @@ static uint64_t popcount64(uint64_t x) {
     return (x * UINT64_C(0x0101010101010101)) >> 56;
 }
 
+/*
+** The fill of a filter with L segments of b bits: one of m bits in the standard
+** layout, m/512 lines in the blocked one. A key sets each given bit with
+** chance u = (1 - (1 - 1/b)^k) / L, so after n keys a bit is clear with chance
+** a = (1 - u)^n, E[X] = m (1 - a), and the estimate is n = ln(1 - X/m) / ln(1 - u).
+** Var(X) is exact for n keys: m a (1 - a) plus the covariances of pairs of bits
+** in one segment and in two, each a^2 (e^(n d) - 1) with d the log-ratio of
+** their joint clear chance to a^2; its standard error is sd(X) / |dE[X]/dn|.
+*/
 bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
-    bloom_fill f;
-    f.bits_set = 0;
-    for (uint64_t i = 0; i < h->m / 8; i += 8) {
-        f.bits_set += popcount64(get_le(bits + i, 8));
+    uint64_t segment_bits = h->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_LINE_BITS : h->m;
+    double b = (double)segment_bits, lines = (double)(h->m / segment_bits);
+    double m = (double)h->m, k = h->k, rate_sum = 0;
+    bloom_fill f = {0, 0, 0, 0, 0, 0};
+    for (uint64_t start = 0; start < h->m / 8; start += segment_bits / 8) {
+        uint64_t x = 0;
+        for (uint64_t i = start; i < start + segment_bits / 8; i += 8) {
+            x += popcount64(get_le(bits + i, 8));
+        }
+        f.bits_set += x;
+        rate_sum += pow((double)x / b, k); /* a probe lands in each segment alike */
     }
-    double m = (double)h->m, k = h->k;
     f.fill_ratio = (double)f.bits_set / m;
-    f.estimated_fp_rate = pow(f.fill_ratio, k);
-    if (f.bits_set == h->m) {
-        f.estimated_keys = f.estimated_keys_se = INFINITY;
+    f.estimated_fp_rate = rate_sum / lines;
+    double log_miss = log1p(expm1(k * log1p(-1.0 / b)) / lines);             /* ln(1 - u) */
+    double log_miss_two = log1p(expm1(k * log1p(-2.0 / b)) / lines);         /* same segment */
+    double log_miss_apart = log1p(2.0 * expm1(k * log1p(-1.0 / b)) / lines); /* two segments */
+    f.estimated_keys = log1p(-f.fill_ratio) / log_miss; /* INFINITY when every bit is set */
+    if (isinf(f.estimated_keys)) {
+        f.estimated_keys_se = INFINITY;
     } else {
-        /* With q = 1 - X/m the share of empty bits and lambda = -ln q:
-        ** Var(empty bits) = m q (1 - (1 + lambda) q), through dn/dq = -m/(k q). */
-        double q = 1.0 - f.fill_ratio, lambda = -log(q);
-        f.estimated_keys = m / k * lambda;
-        f.estimated_keys_se = sqrt(fmax(0.0, m * (1.0 - (1.0 + lambda) * q) / q)) / k;
+        double n = f.estimated_keys, a = 1.0 - f.fill_ratio;
+        double same = a * a * expm1(n * (log_miss_two - 2.0 * log_miss));
+        double apart = a * a * expm1(n * (log_miss_apart - 2.0 * log_miss));
+        double variance = m * a * (1.0 - a) + m * (b - 1.0) * same + m * (m - b) * apart;
+        f.estimated_keys_se = sqrt(fmax(0.0, variance)) / (m * a * -log_miss);
     }
     f.over_capacity =
         h->keys > h->n &&
-        (f.bits_set == h->m || f.estimated_keys > (double)h->n + 4.0 * f.estimated_keys_se);
+        (isinf(f.estimated_keys) || f.estimated_keys > (double)h->n + 4.0 * f.estimated_keys_se);
     return f;
 }
 
@@ -395,14 +586,14 @@ void bloom_hash_set_move(const bloom_hash_set *from, bloom_hash_set *to) {
     to->has_zero = from->has_zero;
 }
 
-void bloom_set_all(uint8_t *bits, uint64_t m, uint32_t k, const bloom_hash_set *set) {
+void bloom_set_all(uint8_t *bits, const bloom_header *h, const bloom_hash_set *set) {
     static const bloom_hash zero = {0, 0};
     for (uint64_t i = 0; i < set->capacity; i++) {
         if (set->slots[i].h1 != 0 || set->slots[i].h2 != 0) {
-            bloom_set(bits, m, k, set->slots[i]);
+            bloom_set(bits, h, set->slots[i]);
         }
     }
     if (set->has_zero) {
-        bloom_set(bits, m, k, zero);
+        bloom_set(bits, h, zero);
     }
 }

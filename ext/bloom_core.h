@@ -16,6 +16,8 @@ enum {
     BLOOM_HEADER_BYTES = 64,   /* bytes before the bit array */
     BLOOM_FORMAT_VERSION = 1,  /* format version this code writes and reads */
     BLOOM_LAYOUT_STANDARD = 1, /* one bit array, k positions anywhere in it */
+    BLOOM_LAYOUT_BLOCKED = 2,  /* 512-bit lines, all k positions of a key in one line */
+    BLOOM_LINE_BITS = 512,     /* bits in a line of the blocked layout (one cache line) */
     BLOOM_HASH_XXH3_128 = 1,   /* XXH3-128, enhanced double hashing, multiply-shift */
     BLOOM_K_MAX = 64,          /* most hash functions a filter may use */
     BLOOM_WHY_MAX = 160        /* buffer size for a validation message */
@@ -24,9 +26,15 @@ enum {
 /* Largest BLOB the core will size, whatever the caller's own limit (2^62 bytes). */
 #define BLOOM_MAX_BYTES 4611686018427387904.0
 
+/* Highest false-positive rate the blocked layout is sized for, and the highest load
+** (keys per line) its model is computed for: above what p = 0.5 needs. */
+#define BLOOM_BLOCKED_P_MAX 0.5
+#define BLOOM_BLOCKED_LOAD_MAX 400.0
+
 typedef enum bloom_status {
     BLOOM_OK = 0,
-    BLOOM_BAD_ARGUMENT,    /* sizing: n < 1, or p not strictly between 0 and 1 */
+    BLOOM_BAD_ARGUMENT,    /* sizing: n < 1, p not in (0, 1), or an unknown layout */
+    BLOOM_RATE_TOO_HIGH,   /* sizing: the blocked layout needs p <= BLOOM_BLOCKED_P_MAX */
     BLOOM_TOO_MANY_HASHES, /* sizing: p needs more than BLOOM_K_MAX hash functions */
     BLOOM_TOO_BIG,         /* sizing: more than BLOOM_MAX_BYTES */
     BLOOM_INVALID          /* decoding: not a valid filter; the message says why */
@@ -39,7 +47,7 @@ typedef struct bloom_header {
     uint8_t layout;             /* BLOOM_LAYOUT_* */
     uint8_t hash;               /* BLOOM_HASH_* */
     uint32_t k;                 /* hash functions (bit positions per key) */
-    uint64_t m;                 /* bits in the bit array, a multiple of 64 */
+    uint64_t m;                 /* bits in the bit array: a multiple of 64, of 512 if blocked */
     uint64_t n;                 /* capacity: distinct keys it was sized for */
     double p;                   /* target false-positive rate at capacity */
     uint64_t keys;              /* keys added, counting repeats */
@@ -55,11 +63,23 @@ typedef struct bloom_hash {
 enum { BLOOM_KEY_INTEGER = 1, BLOOM_KEY_REAL = 2, BLOOM_KEY_TEXT = 3, BLOOM_KEY_BLOB = 4 };
 
 /*
-** Sizes a filter for n distinct keys at false-positive rate p and fills *out
-** with a fresh header (no keys added). *bytes_needed always receives the BLOB
-** size the parameters call for (exact below 2^53), also when too big.
+** Sizes a filter of the given layout for n distinct keys at false-positive
+** rate p and fills *out with a fresh header (no keys added). *bytes_needed
+** receives the BLOB size the parameters call for (exact below 2^53), also
+** when too big. The standard layout follows the classic formulas; the blocked
+** layout takes the fewest lines whose model rate (bloom_blocked_fp_rate) is
+** at most p, and the k that minimises that rate.
 */
-bloom_status bloom_size(uint64_t n, double p, bloom_header *out, double *bytes_needed);
+bloom_status bloom_size(uint64_t n, double p, int layout, bloom_header *out, double *bytes_needed);
+
+/*
+** False-positive rate of the blocked layout with k bit positions per key
+** (1 to 64) and keys_per_line keys per 512-bit line on average (0 to
+** BLOOM_BLOCKED_LOAD_MAX; NAN outside): the chance that a probe's k positions,
+** drawn with replacement in a line holding a Poisson number of keys, are all
+** set. Exact for that model, occupancy variance included.
+*/
+double bloom_blocked_fp_rate(double keys_per_line, uint32_t k);
 
 /* Total BLOB bytes for a filter of m bits: header plus ceil(m / 64) words. */
 uint64_t bloom_blob_bytes(uint64_t m);
@@ -86,14 +106,14 @@ bloom_hash bloom_hash_text(const void *utf8, size_t bytes);
 /* Hash of a BLOB key. */
 bloom_hash bloom_hash_blob(const void *data, size_t bytes);
 
-/* Writes the k bit positions of key h in a filter of m bits to out[0..k-1]. */
-void bloom_positions(bloom_hash h, uint64_t m, uint32_t k, uint64_t *out);
+/* Writes the k bit positions of key in a filter with header h to out[0..k-1]. */
+void bloom_positions(const bloom_header *h, bloom_hash key, uint64_t *out);
 
-/* Sets the k bits of key h in the bit array bits of m bits. */
-void bloom_set(uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h);
+/* Sets the k bits of key in the bit array bits of a filter with header h. */
+void bloom_set(uint8_t *bits, const bloom_header *h, bloom_hash key);
 
-/* Returns 1 when all k bits of key h are set (possibly present), 0 otherwise. */
-int bloom_test(const uint8_t *bits, uint64_t m, uint32_t k, bloom_hash h);
+/* Returns 1 when all k bits of key are set (possibly present), 0 otherwise. */
+int bloom_test(const uint8_t *bits, const bloom_header *h, bloom_hash key);
 
 /* What the fill of a filter tells: bits set, and the estimates derived from them. */
 typedef struct bloom_fill {
@@ -141,8 +161,8 @@ uint64_t bloom_hash_set_size(const bloom_hash_set *set);
 /* Moves every hash of from into to, which must be empty and larger than from's count. */
 void bloom_hash_set_move(const bloom_hash_set *from, bloom_hash_set *to);
 
-/* Sets the bits of every hash in set in a filter of m bits and k hash functions. */
-void bloom_set_all(uint8_t *bits, uint64_t m, uint32_t k, const bloom_hash_set *set);
+/* Sets the bits of every hash in set in the bit array of a filter with header h. */
+void bloom_set_all(uint8_t *bits, const bloom_header *h, const bloom_hash_set *set);
 
 /* Bit position of the 64-bit value x in [0, m): floor(x * m / 2^64). */
 uint64_t bloom_reduce(uint64_t x, uint64_t m);

@@ -152,6 +152,7 @@ static void test_registered_functions(const char *extension) {
     CHECK_STR(added_lines, "bloom_add|s|utf8|2|2099200\n"
                            "bloom_build|a|utf8|1|2099200\n"
                            "bloom_build|a|utf8|3|2099200\n"
+                           "bloom_build|a|utf8|4|2099200\n"
                            "bloom_info|s|utf8|1|2099200\n"
                            "bloom_might_contain|s|utf8|2|2099200\n"
                            "bloom_union|a|utf8|1|2099200\n"

@@ -45,7 +45,7 @@ SELECT bloom_build(1, 10, 4.9406564584124654e-324);
 -- Wrong argument counts are SQLite's own errors.
 SELECT bloom_build(1, 10);
 -- error: wrong number of arguments to function bloom_build()
-SELECT bloom_build(1, 10, 0.01, 'standard');
+SELECT bloom_build(1, 10, 0.01, 'standard', 1);
 -- error: wrong number of arguments to function bloom_build()
 SELECT bloom_build();
 -- error: wrong number of arguments to function bloom_build()

@@ -31,8 +31,11 @@ SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'02' || substr(f, 6, 44) || 
 -- => 1
 
 -- Unknown layout or hash.
+SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'03' || substr(f, 8) AS BLOB), 1) FROM base;
+-- error: bloom_might_contain: corrupt filter: unknown layout 3
+-- The blocked layout (2) needs m in whole 512-bit lines.
 SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'02' || substr(f, 8) AS BLOB), 1) FROM base;
--- error: bloom_might_contain: corrupt filter: unknown layout 2
+-- error: bloom_might_contain: corrupt filter: m = 192 bits is not a positive multiple of 512
 SELECT bloom_might_contain(CAST(substr(f, 1, 7) || x'09' || substr(f, 9) AS BLOB), 1) FROM base;
 -- error: bloom_might_contain: corrupt filter: unknown hash 9
 

@@ -21,6 +21,16 @@ static uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* A header with just what positions need: m bits, k and the layout. */
+static bloom_header header_of(uint64_t m, uint32_t k, int layout) {
+    bloom_header h;
+    memset(&h, 0, sizeof h);
+    h.m = m;
+    h.k = k;
+    h.layout = (uint8_t)layout;
+    return h;
+}
+
 static int same_hash(bloom_hash a, bloom_hash b) {
     return a.h1 == b.h1 && a.h2 == b.h2;
 }
@@ -43,7 +53,7 @@ static void test_sizing_formulas(void) {
             double bytes;
             uint64_t m;
             uint32_t k;
-            CHECK(bloom_size(ns[i], ps[j], &h, &bytes) == BLOOM_OK);
+            CHECK(bloom_size(ns[i], ps[j], BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
             expected_sizing(ns[i], ps[j], &m, &k);
             CHECK_U64(h.m, m);
             CHECK_U64(h.k, k);
@@ -60,26 +70,26 @@ static void test_sizing_anchors(void) {
     bloom_header h;
     double bytes;
     /* 1000 keys at 1 %: 9585.06 bits by the formula, so 9586, then 150 words. */
-    CHECK(bloom_size(1000, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.k, 7);
     CHECK_U64(h.m, 9600);
     CHECK(bytes == 1264.0);
     /* 1M keys: 9.59 bits per key at 1 %, 4.79 at 10 %, 14.38 at 0.1 %. */
-    CHECK(bloom_size(1000000, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.k, 7);
     CHECK_U64(h.m, 9585088);
-    CHECK(bloom_size(1000000, 0.1, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000000, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.k, 3);
     CHECK_U64(h.m, 4792576);
-    CHECK(bloom_size(1000000, 0.001, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000000, 0.001, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.k, 10);
     CHECK_U64(h.m, 14377600);
     /* One key: m rounds up to one word, k comes from the formula's 10 bits. */
-    CHECK(bloom_size(1, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.m, 64);
     CHECK_U64(h.k, 7);
     /* A rate close to 1 still gets one hash function and one word. */
-    CHECK(bloom_size(1, 0.999999, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1, 0.999999, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.k, 1);
     CHECK_U64(h.m, 64);
 }
@@ -87,25 +97,25 @@ static void test_sizing_anchors(void) {
 static void test_sizing_errors(void) {
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(0, 0.01, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, 0.0, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, 1.0, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, -0.5, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, NAN, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, INFINITY, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(0, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 0.0, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 1.0, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, -0.5, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, NAN, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, INFINITY, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
     /* k is capped at 64: 1e-19 needs 63, 1e-20 needs 66. */
-    CHECK(bloom_size(10, 1e-19, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(10, 1e-19, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     CHECK_U64(h.k, 63);
-    CHECK(bloom_size(10, 1e-20, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 1e-20, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
     CHECK_U64(h.k, 66);
-    CHECK(bloom_size(10, 1e-30, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 1e-30, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
     CHECK_U64(h.k, 100);
-    CHECK(bloom_size(10, 4.9406564584124654e-324, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 4.9406564584124654e-324, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
     CHECK_U64(h.k, 1074);
     /* More than 2^62 bytes: too big for the core, and the size is still reported. */
-    CHECK(bloom_size(UINT64_C(1) << 62, 0.01, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(UINT64_C(1) << 62, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
     CHECK(bytes > 5.5e18 && bytes < 5.6e18);
-    CHECK(bloom_size(UINT64_MAX, 0.1, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(UINT64_MAX, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
 }
 
 /* A header with every field distinct, for the codec tests. */
@@ -170,7 +180,8 @@ static void test_validation(void) {
                   "corrupt filter: format version 1 with minimum reader version 0");
     check_invalid(valid, 88, 4, 0,
                   "corrupt filter: format version 0 with minimum reader version 1");
-    check_invalid(valid, 88, 6, 2, "corrupt filter: unknown layout 2");
+    check_invalid(valid, 88, 6, 3, "corrupt filter: unknown layout 3");
+    check_invalid(valid, 88, 6, 2, "corrupt filter: m = 192 bits is not a positive multiple of 512");
     check_invalid(valid, 88, 7, 0, "corrupt filter: unknown hash 0");
     check_invalid(valid, 88, 8, 0, "corrupt filter: k = 0 is outside 1..64");
     check_invalid(valid, 88, 8, 65, "corrupt filter: k = 65 is outside 1..64");
@@ -274,7 +285,8 @@ static void test_positions_closed_form(void) {
         }
         uint64_t m = (next_random(&state) >> 20) + 1;
         uint64_t pos[BLOOM_K_MAX];
-        bloom_positions(h, m, BLOOM_K_MAX, pos);
+        bloom_header hdr = header_of(m, BLOOM_K_MAX, BLOOM_LAYOUT_STANDARD);
+        bloom_positions(&hdr, h, pos);
         for (uint64_t i = 0; i < BLOOM_K_MAX; i++) {
             uint64_t mixed = h.h1 + i * (h.h2 | 1) - UINT64_C(0x9E3779B97F4A7C15);
             CHECK_U64(pos[i], bloom_reduce_portable(next_random(&mixed), m));
@@ -296,20 +308,20 @@ static void test_small_filters_track_the_model(void) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         bloom_header h;
         double bytes;
-        CHECK(bloom_size(cases[c].n, cases[c].p, &h, &bytes) == BLOOM_OK);
+        CHECK(bloom_size(cases[c].n, cases[c].p, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
         uint8_t *bits = calloc(h.m / 8, 1);
         if (!CHECK(bits != NULL)) {
             return;
         }
         for (uint64_t i = 0; i < cases[c].n; i++) {
-            bloom_set(bits, h.m, h.k, bloom_hash_integer((int64_t)i));
+            bloom_set(bits, &h, bloom_hash_integer((int64_t)i));
         }
         uint64_t set = 0, hits = 0;
         for (uint64_t i = 0; i < h.m; i++) {
             set += (bits[i / 8] >> (i % 8)) & 1;
         }
         for (uint64_t i = 0; i < cases[c].probes; i++) {
-            hits += bloom_test(bits, h.m, h.k, bloom_hash_integer(-1 - (int64_t)i));
+            hits += bloom_test(bits, &h, bloom_hash_integer(-1 - (int64_t)i));
         }
         double expected = (double)cases[c].probes * pow((double)set / (double)h.m, h.k);
         double sigma = sqrt(expected);
@@ -334,7 +346,8 @@ static void test_positions_wide(void) {
         uint64_t above_2_32 = 0, total = 0;
         for (uint32_t key = 0; key < 125000; key++) {
             uint64_t pos[8];
-            bloom_positions(bloom_hash_integer(key), ms[t], 8, pos);
+            bloom_header hdr = header_of(ms[t], 8, BLOOM_LAYOUT_STANDARD);
+            bloom_positions(&hdr, bloom_hash_integer(key), pos);
             for (int i = 0; i < 8; i++) {
                 slices[bloom_reduce(pos[i] * (UINT64_MAX / ms[t]), 256)]++;
                 above_2_32 += pos[i] >= (UINT64_C(1) << 32);
@@ -356,7 +369,7 @@ static void test_positions_wide(void) {
 static void test_no_false_negatives(void) {
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(200000, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(200000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     uint8_t *bits = calloc(h.m / 8, 1);
     CHECK(bits != NULL);
     if (bits == NULL) {
@@ -366,7 +379,7 @@ static void test_no_false_negatives(void) {
     int present_before = 0;
     for (int i = 0; i < 1000; i++) {
         present_before +=
-            bloom_test(bits, h.m, h.k, bloom_hash_integer((int64_t)next_random(&state)));
+            bloom_test(bits, &h, bloom_hash_integer((int64_t)next_random(&state)));
     }
     CHECK_U64(present_before, 0);
 
@@ -398,9 +411,9 @@ static void test_no_false_negatives(void) {
                 break;
             }
             if (pass == 0) {
-                bloom_set(bits, h.m, h.k, kh);
+                bloom_set(bits, &h, kh);
             } else {
-                misses += !bloom_test(bits, h.m, h.k, kh);
+                misses += !bloom_test(bits, &h, kh);
             }
         }
     }
@@ -418,7 +431,7 @@ static void test_golden(const char *hex_path) {
     static const uint8_t blob_deadbeef[] = {0xDE, 0xAD, 0xBE, 0xEF};
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(20, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(20, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     uint8_t built[88] = {0};
     uint8_t *bits = built + BLOOM_HEADER_BYTES;
     bloom_hash keys[32];
@@ -438,7 +451,7 @@ static void test_golden(const char *hex_path) {
     keys[nkeys++] = bloom_hash_blob("", 1);
     keys[nkeys++] = bloom_hash_blob(blob_deadbeef, sizeof blob_deadbeef);
     for (size_t i = 0; i < nkeys; i++) {
-        bloom_set(bits, h.m, h.k, keys[i]);
+        bloom_set(bits, &h, keys[i]);
         h.keys++;
     }
     bloom_write_header(built, &h);
@@ -460,7 +473,7 @@ static void test_golden(const char *hex_path) {
 static void test_measure(void) {
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(1000, 0.01, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
     uint8_t bits[1200] = {0};
     bloom_fill f = bloom_measure(&h, bits);
     CHECK_U64(f.bits_set, 0);
@@ -471,7 +484,7 @@ static void test_measure(void) {
     h.keys = 2000;
     f = bloom_measure(&h, bits);
     CHECK_U64(f.bits_set, 4800);
-    CHECK(fabs(f.estimated_keys - 9600.0 / 7 * log(2.0)) < 1e-9);
+    CHECK(fabs(f.estimated_keys - log(0.5) / (7 * log1p(-1.0 / 9600))) < 1e-9);
     CHECK(fabs(f.estimated_fp_rate - 1.0 / 128) < 1e-15);
     CHECK(!f.over_capacity); /* 950.6 distinct keys estimated for n = 1000 */
     /* Every bit set: no finite estimate, over capacity once more keys than n were added. */
@@ -533,11 +546,12 @@ static void test_hash_set(void) {
 
     /* Setting every hash of the set equals setting each hash once. */
     uint8_t from_set[8] = {0}, one_by_one[8] = {0};
-    bloom_set_all(from_set, 64, 3, &grown);
-    bloom_set(one_by_one, 64, 3, a);
-    bloom_set(one_by_one, 64, 3, b);
-    bloom_set(one_by_one, 64, 3, same_slot);
-    bloom_set(one_by_one, 64, 3, zero);
+    bloom_header hdr = header_of(64, 3, BLOOM_LAYOUT_STANDARD);
+    bloom_set_all(from_set, &hdr, &grown);
+    bloom_set(one_by_one, &hdr, a);
+    bloom_set(one_by_one, &hdr, b);
+    bloom_set(one_by_one, &hdr, same_slot);
+    bloom_set(one_by_one, &hdr, zero);
     CHECK(memcmp(from_set, one_by_one, sizeof from_set) == 0);
 }
 
@@ -589,7 +603,8 @@ static int check_vector_row(const char *row) {
     }
     uint64_t pos[7];
     char computed[128];
-    bloom_positions(h, 1024, 7, pos);
+    bloom_header hdr = header_of(1024, 7, BLOOM_LAYOUT_STANDARD);
+    bloom_positions(&hdr, h, pos);
     snprintf(computed, sizeof computed, "%llu %llu %llu %llu %llu %llu %llu",
              (unsigned long long)pos[0], (unsigned long long)pos[1], (unsigned long long)pos[2],
              (unsigned long long)pos[3], (unsigned long long)pos[4], (unsigned long long)pos[5],
