@@ -62,25 +62,47 @@ SQLITE_EXTENSION_INIT1
 #define BLOOM_EXPORT __attribute__((visibility("default")))
 #endif
 
+/* The oldest SQLite the extension runs on. */
+#define MIN_SQLITE_VERSION 3031000
+
 /* Longest prefix of a TEXT value quoted in an error message, in characters. */
 #define QUOTED_TEXT_MAX 40
 
-/* Length of the well-formed UTF-8 character at t[0..avail), or 0 when it is not one. */
+/* Length of the well-formed UTF-8 character at t[0..avail) (no overlong form, surrogate or
+** code point above U+10FFFF), or 0 when there is none. */
 static int utf8_char_length(const unsigned char *t, int avail) {
-    int length = t[0] < 0x80                    ? 1
-                 : t[0] >= 0xC2 && t[0] <= 0xDF ? 2
-                 : t[0] >= 0xE0 && t[0] <= 0xEF ? 3
-                 : t[0] >= 0xF0 && t[0] <= 0xF4 ? 4
-                                                : 0;
-    if (length > avail) {
+    unsigned char second_low = 0x80, second_high = 0xBF;
+    int length;
+    if (t[0] < 0x80) {
+        return 1;
+    } else if (t[0] >= 0xC2 && t[0] <= 0xDF) {
+        length = 2;
+    } else if (t[0] >= 0xE0 && t[0] <= 0xEF) {
+        length = 3;
+        second_low = t[0] == 0xE0 ? 0xA0 : 0x80;
+        second_high = t[0] == 0xED ? 0x9F : 0xBF;
+    } else if (t[0] >= 0xF0 && t[0] <= 0xF4) {
+        length = 4;
+        second_low = t[0] == 0xF0 ? 0x90 : 0x80;
+        second_high = t[0] == 0xF4 ? 0x8F : 0xBF;
+    } else {
         return 0;
     }
-    for (int i = 1; i < length; i++) {
+    if (length > avail || t[1] < second_low || t[1] > second_high) {
+        return 0;
+    }
+    for (int i = 2; i < length; i++) {
         if ((t[i] & 0xC0) != 0x80) {
             return 0;
         }
     }
     return length;
+}
+
+/* Whether the character at t (length bytes) is a control character: C0, DEL or C1. */
+static int is_control(const unsigned char *t, int length) {
+    return (length == 1 && (t[0] < 0x20 || t[0] == 0x7F)) ||
+           (length == 2 && t[0] == 0xC2 && t[1] < 0xA0);
 }
 
 /*
@@ -96,9 +118,11 @@ static void append_quoted_text(sqlite3_str *s, const unsigned char *t, int bytes
             sqlite3_str_appendall(s, "'...");
             return;
         }
-        if (length == 0 || t[i] < 0x20 || t[i] == 0x7F) {
-            sqlite3_str_appendf(s, "\\x%02X", t[i]);
-            length = 1;
+        if (length == 0 || is_control(t + i, length)) {
+            for (int byte = 0; byte < (length ? length : 1); byte++) {
+                sqlite3_str_appendf(s, "\\x%02X", t[i + byte]);
+            }
+            length = length ? length : 1;
         } else if (t[i] == '\'') {
             sqlite3_str_appendall(s, "''");
         } else {
@@ -107,6 +131,19 @@ static void append_quoted_text(sqlite3_str *s, const unsigned char *t, int bytes
         i += length;
     }
     sqlite3_str_appendchar(s, 1, '\'');
+}
+
+/* Appends REAL v for a message: 15 significant digits as SQLite shows them, or 17 when 15
+** would show a fractional v as a whole number, or v as the same text as other. */
+static void append_real(sqlite3_str *s, double v, double other) {
+    char text[40], other_text[40];
+    sqlite3_snprintf(sizeof text, text, "%!.15g", v);
+    sqlite3_snprintf(sizeof other_text, other_text, "%!.15g", other);
+    size_t length = strlen(text);
+    int looks_whole = length > 2 && strcmp(text + length - 2, ".0") == 0;
+    int hides = (looks_whole && isfinite(v) && v != floor(v)) ||
+                (v != other && strcmp(text, other_text) == 0);
+    sqlite3_str_appendf(s, hides ? "%!.17g" : "%!.15g", v);
 }
 
 /* Appends v to s the way error messages show a value: NULL, 42, 1.5, 'text', a BLOB. */
@@ -120,11 +157,12 @@ static void append_value(sqlite3_str *s, sqlite3_value *v) {
         sqlite3_str_appendf(s, "%lld", sqlite3_value_int64(v));
         break;
     case SQLITE_FLOAT:
-        sqlite3_str_appendf(s, "%!.15g", sqlite3_value_double(v));
+        append_real(s, sqlite3_value_double(v), sqlite3_value_double(v));
         break;
     case SQLITE_TEXT:
         text = sqlite3_value_text(v);
-        append_quoted_text(s, text ? text : (const unsigned char *)"", sqlite3_value_bytes(v));
+        append_quoted_text(s, text ? text : (const unsigned char *)"",
+                           text ? sqlite3_value_bytes(v) : 0);
         break;
     default:
         sqlite3_str_appendf(s, "a BLOB of %d bytes", sqlite3_value_bytes(v));
@@ -132,24 +170,35 @@ static void append_value(sqlite3_str *s, sqlite3_value *v) {
     }
 }
 
-/* Makes the text built in s the error of ctx (NOMEM if building it failed) and frees s.
-** Returns 1 when the error is the text, 0 when it is NOMEM. */
+/*
+** Makes the text built in s the error of ctx and frees s: cut to the
+** connection's SQLITE_LIMIT_LENGTH (at a character boundary) so that SQLite
+** keeps it; NOMEM if building it failed. Returns 1 when the error is the text.
+** Messages are built with sqlite3_str_new(NULL), which the limit does not cap.
+*/
 static int result_error_str(sqlite3_context *ctx, sqlite3_str *s) {
-    int rc = sqlite3_str_errcode(s);
+    int rc = sqlite3_str_errcode(s), length = sqlite3_str_length(s);
     char *message = sqlite3_str_finish(s);
+    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
     if (rc != SQLITE_OK || message == NULL) {
         sqlite3_free(message);
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
-    sqlite3_result_error(ctx, message, -1);
+    if (length > limit) {
+        length = limit;
+        while (length > 0 && (message[length] & 0xC0) == 0x80) {
+            length--;
+        }
+    }
+    sqlite3_result_error(ctx, message, length);
     sqlite3_free(message);
     return 1;
 }
 
 /* Sets the error of ctx to a formatted message; returns as result_error_str. */
 static int result_errorf(sqlite3_context *ctx, const char *format, ...) {
-    sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str *s = sqlite3_str_new(NULL);
     va_list ap;
     va_start(ap, format);
     sqlite3_str_vappendf(s, format, ap);
@@ -160,7 +209,7 @@ static int result_errorf(sqlite3_context *ctx, const char *format, ...) {
 /* Reports "FUNC: WHAT, got VALUE" as the error of ctx. */
 static void result_error_value(sqlite3_context *ctx, const char *func, const char *what,
                                sqlite3_value *v) {
-    sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendf(s, "%s: %s, got ", func, what);
     append_value(s, v);
     result_error_str(ctx, s);
@@ -410,10 +459,12 @@ static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t
         return 0;
     }
     if (p != st->header.p) {
-        result_errorf(ctx,
-                      "bloom_build: p must be the same for all rows of a group, got %!.15g "
-                      "after %!.15g",
-                      p, st->header.p);
+        sqlite3_str *s = sqlite3_str_new(NULL);
+        sqlite3_str_appendall(s, "bloom_build: p must be the same for all rows of a group, got ");
+        append_real(s, p, st->header.p);
+        sqlite3_str_appendall(s, " after ");
+        append_real(s, st->header.p, p);
+        result_error_str(ctx, s);
         return 0;
     }
     return 1;
@@ -645,11 +696,15 @@ static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                         f.estimated_fp_rate, f.over_capacity ? "true" : "false");
     int rc = sqlite3_str_errcode(s);
     char *json = sqlite3_str_finish(s);
-    if (rc != SQLITE_OK || json == NULL) {
-        sqlite3_free(json);
-        sqlite3_result_error_nomem(ctx);
-    } else {
+    if (rc == SQLITE_OK && json != NULL) {
         sqlite3_result_text(ctx, json, -1, sqlite3_free);
+        return;
+    }
+    sqlite3_free(json);
+    if (rc == SQLITE_TOOBIG) { /* longer than SQLITE_LIMIT_LENGTH */
+        sqlite3_result_error_toobig(ctx);
+    } else {
+        sqlite3_result_error_nomem(ctx);
     }
 }
 
@@ -681,6 +736,15 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
     };
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     SQLITE_EXTENSION_INIT2(pApi);
+    /* sqlite3_str (3.25) and SQLITE_INNOCUOUS (3.31): refuse older libraries, whose
+    ** routine tables end before what this code calls. */
+    if (sqlite3_libversion_number() < MIN_SQLITE_VERSION) {
+        if (pzErrMsg != NULL) {
+            *pzErrMsg = sqlite3_mprintf("bloom: needs SQLite 3.31.0 or later, this is %s",
+                                        sqlite3_libversion());
+        }
+        return SQLITE_ERROR;
+    }
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         int rc = sqlite3_create_function(db, functions[i].name, functions[i].nargs, flags, NULL,
                                          functions[i].func, functions[i].step, functions[i].final);

@@ -12,6 +12,11 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+/* XXH3's output is frozen from xxHash 0.8.0 on; earlier versions hash differently. */
+#if XXH_VERSION_NUMBER < 800
+#error "sqlite-bloom needs xxHash 0.8.0 or later"
+#endif
+
 static const uint8_t bloom_magic[4] = {'S', 'Q', 'B', 'F'};
 
 /* Header offsets (format version 1). */
@@ -271,6 +276,31 @@ static int first_nonzero_reserved(const uint8_t *blob) {
 /* Writes a validation message to why and returns BLOOM_INVALID. */
 #define INVALID(...) (snprintf(why, BLOOM_WHY_MAX, __VA_ARGS__), BLOOM_INVALID)
 
+/* Writes v to buf (32 bytes) with 15 significant digits and a '.' whatever the locale's
+** decimal point; NaN and infinities as SQLite shows them. Returns buf. */
+static const char *format_double(char *buf, double v) {
+    char raw[40];
+    size_t out = 0;
+    if (v != v) {
+        return strcpy(buf, "NaN");
+    }
+    if (v == INFINITY || v == -INFINITY) {
+        return strcpy(buf, v > 0 ? "Inf" : "-Inf");
+    }
+    snprintf(raw, sizeof raw, "%.15g", v);
+    for (size_t i = 0; raw[i] != '\0' && out < 31; i++) {
+        char c = raw[i];
+        int plain = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e';
+        if (plain) {
+            buf[out++] = c;
+        } else if (out == 0 || buf[out - 1] != '.') {
+            buf[out++] = '.'; /* the decimal point, one or more bytes in some locales */
+        }
+    }
+    buf[out] = '\0';
+    return buf;
+}
+
 bloom_status bloom_read_header(const uint8_t *blob, uint64_t len, bloom_header *out, char *why) {
     memset(out, 0, sizeof *out);
     why[0] = '\0';
@@ -284,14 +314,14 @@ bloom_status bloom_read_header(const uint8_t *blob, uint64_t len, bloom_header *
     }
     out->version = blob[OFF_VERSION];
     out->min_reader_version = blob[OFF_MIN_READER];
+    if (out->min_reader_version == 0 || out->version < out->min_reader_version) {
+        return INVALID("corrupt filter: format version %u with minimum reader version %u",
+                       out->version, out->min_reader_version);
+    }
     if (out->min_reader_version > BLOOM_FORMAT_VERSION) {
         return INVALID("filter format version %u needs a reader of version %u or later; "
                        "this one reads version %d",
                        out->version, out->min_reader_version, BLOOM_FORMAT_VERSION);
-    }
-    if (out->min_reader_version == 0 || out->version < out->min_reader_version) {
-        return INVALID("corrupt filter: format version %u with minimum reader version %u",
-                       out->version, out->min_reader_version);
     }
     out->layout = blob[OFF_LAYOUT];
     if (out->layout != BLOOM_LAYOUT_STANDARD && out->layout != BLOOM_LAYOUT_BLOCKED) {
@@ -323,7 +353,9 @@ bloom_status bloom_read_header(const uint8_t *blob, uint64_t len, bloom_header *
     }
     out->p = bits_double(get_le(blob + OFF_P, 8));
     if (!(out->p > 0.0 && out->p < 1.0)) {
-        return INVALID("corrupt filter: p = %g is not between 0 and 1", out->p);
+        char p_text[32];
+        return INVALID("corrupt filter: p = %s is not between 0 and 1",
+                       format_double(p_text, out->p));
     }
     out->keys = get_le(blob + OFF_KEYS, 8);
     /* A newer writer that older readers may read owns the reserved bytes. */

@@ -24,6 +24,15 @@ if [ -n "$missing" ]; then
     fi
 fi
 
+# CMake presets of version 6 need CMake 3.25 (Debian 12, Ubuntu 24.04 and later).
+version=$(cmake --version | awk 'NR == 1 { print $3 }')
+major=${version%%.*}
+minor=${version#*.}
+minor=${minor%%.*}
+if [ "$major" -lt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -lt 25 ]; }; then
+    echo "CMake 3.25 or later is needed; this is CMake $version"
+    exit 1
+fi
 cmake --preset default
 cmake --build --preset default
 echo

@@ -80,3 +80,23 @@ SELECT bloom_might_contain(CAST(x'41E282' AS TEXT), 1);
 -- error: bloom_might_contain: the filter must be a BLOB, got 'A\xE2\x82'
 SELECT bloom_might_contain(CAST(CAST(bloom_build(1, 10, 0.01) AS TEXT) AS BLOB), 1);
 -- => 1
+
+-- Bytes that are not well-formed UTF-8 (overlong, surrogate, above U+10FFFF, stray
+-- continuation) and C1 control characters are shown as \xNN; U+00A0 is shown as is.
+SELECT bloom_might_contain(CAST(x'41E08080EDA080F4908080C0AFC29FC2A042' AS TEXT), 1);
+-- error: bloom_might_contain: the filter must be a BLOB, got 'A\xE0\x80\x80\xED\xA0\x80\xF4\x90\x80\x80\xC0\xAF\xC2\x9F B'
+
+-- REALs show 15 significant digits, or 17 where 15 would hide what is wrong.
+SELECT bloom_build(1, 1000000.0000000001, 0.01);
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 1000000.0000000001
+SELECT bloom_build(1, 100, CASE WHEN x > 1 THEN 0.1 + 0.2 ELSE 0.3 END) FROM (SELECT 1 AS x UNION ALL SELECT 2);
+-- error: bloom_build: p must be the same for all rows of a group, got 0.30000000000000004 after 0.29999999999999999
+
+-- A connection with a small SQLITE_LIMIT_LENGTH gets messages cut to the limit, with their
+-- own result codes, not "out of memory".
+--! limit length 60
+SELECT bloom_might_contain(x'00', 1);
+-- error: bloom_might_contain: not a Bloom filter: length 1 is shorter
+SELECT bloom_build(1, 1000, 0.01);
+-- error TOOBIG: bloom_build: a filter for n = 1000 at p = 0.01 needs 1264 by
+--! limit length 1000000000

@@ -69,7 +69,7 @@ SELECT bloom_might_contain(CAST(substr(f, 1, 32) || zeroblob(8) || substr(f, 41)
 SELECT bloom_might_contain(CAST(substr(f, 1, 39) || x'BF' || substr(f, 41) AS BLOB), 1) FROM base;
 -- error: bloom_might_contain: corrupt filter: p = -0.01 is not between 0 and 1
 SELECT bloom_might_contain(CAST(substr(f, 1, 32) || x'000000000000F07F' || substr(f, 41) AS BLOB), 1) FROM base;
--- error: bloom_might_contain: corrupt filter: p = inf is not between 0 and 1
+-- error: bloom_might_contain: corrupt filter: p = Inf is not between 0 and 1
 
 -- Reserved bytes must be zero in a version-1 filter.
 SELECT bloom_might_contain(CAST(substr(f, 1, 12) || x'01' || substr(f, 14) AS BLOB), 1) FROM base;

@@ -110,7 +110,8 @@ static void test_sizing_errors(void) {
     CHECK_U64(h.k, 66);
     CHECK(bloom_size(10, 1e-30, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
     CHECK_U64(h.k, 100);
-    CHECK(bloom_size(10, 4.9406564584124654e-324, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 4.9406564584124654e-324, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
+          BLOOM_TOO_MANY_HASHES);
     CHECK_U64(h.k, 1074);
     /* More than 2^62 bytes: too big for the core, and the size is still reported. */
     CHECK(bloom_size(UINT64_C(1) << 62, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
@@ -174,14 +175,14 @@ static void test_validation(void) {
     check_invalid(valid, 88, 0, 's',
                   "not a Bloom filter: magic is x'73514246', not x'53514246' (SQBF)");
     check_invalid(valid, 88, 5, 2,
-                  "filter format version 1 needs a reader of version 2 or later; this one reads "
-                  "version 1");
+                  "corrupt filter: format version 1 with minimum reader version 2");
     check_invalid(valid, 88, 5, 0,
                   "corrupt filter: format version 1 with minimum reader version 0");
     check_invalid(valid, 88, 4, 0,
                   "corrupt filter: format version 0 with minimum reader version 1");
     check_invalid(valid, 88, 6, 3, "corrupt filter: unknown layout 3");
-    check_invalid(valid, 88, 6, 2, "corrupt filter: m = 192 bits is not a positive multiple of 512");
+    check_invalid(valid, 88, 6, 2,
+                  "corrupt filter: m = 192 bits is not a positive multiple of 512");
     check_invalid(valid, 88, 7, 0, "corrupt filter: unknown hash 0");
     check_invalid(valid, 88, 8, 0, "corrupt filter: k = 0 is outside 1..64");
     check_invalid(valid, 88, 8, 65, "corrupt filter: k = 65 is outside 1..64");
@@ -203,7 +204,13 @@ static void test_validation(void) {
     not_a_number[38] = 0xF8;
     not_a_number[39] = 0x7F;
     CHECK(bloom_read_header(not_a_number, sizeof not_a_number, &back, why) == BLOOM_INVALID);
-    CHECK_STR(why, "corrupt filter: p = nan is not between 0 and 1");
+    CHECK_STR(why, "corrupt filter: p = NaN is not between 0 and 1");
+    uint8_t newer_format[88];
+    memcpy(newer_format, valid, sizeof newer_format);
+    newer_format[4] = newer_format[5] = 2;
+    CHECK(bloom_read_header(newer_format, sizeof newer_format, &back, why) == BLOOM_INVALID);
+    CHECK_STR(why, "filter format version 2 needs a reader of version 2 or later; this one reads "
+                   "version 1");
     for (size_t off = 12; off < 64; off++) {
         if (off == 16) {
             off = 48; /* skip m, n, p and keys */
@@ -378,8 +385,7 @@ static void test_no_false_negatives(void) {
     uint64_t state = 42;
     int present_before = 0;
     for (int i = 0; i < 1000; i++) {
-        present_before +=
-            bloom_test(bits, &h, bloom_hash_integer((int64_t)next_random(&state)));
+        present_before += bloom_test(bits, &h, bloom_hash_integer((int64_t)next_random(&state)));
     }
     CHECK_U64(present_before, 0);
 
@@ -566,6 +572,21 @@ static size_t parse_hex(const char *s, uint8_t *out, size_t cap) {
     return len;
 }
 
+/* The hash of a key written as a SQL literal (42, 1.5, 'text', x'hex'), as SQL would type it. */
+static bloom_hash hash_of_literal(const char *key) {
+    uint8_t bytes[64];
+    if (key[0] == 'x') {
+        return bloom_hash_blob(bytes, parse_hex(key + 2, bytes, sizeof bytes));
+    }
+    if (key[0] == '\'') {
+        return bloom_hash_text(key + 1, strlen(key) - 2);
+    }
+    if (strpbrk(key, ".eE") != NULL) {
+        return bloom_hash_real(strtod(key, NULL));
+    }
+    return bloom_hash_integer(strtoll(key, NULL, 10));
+}
+
 /* Checks one row of the README's test-vector table; returns 1 if it was a vector row. */
 static int check_vector_row(const char *row) {
     char key[64], bytes_hex[128], positions[128];
@@ -611,6 +632,10 @@ static int check_vector_row(const char *row) {
              (unsigned long long)pos[6]);
     CHECK_U64(h.h1, h1);
     CHECK_U64(h.h2, h2);
+    /* The key column says which SQL value has these canonical bytes. */
+    if (!CHECK(same_hash(hash_of_literal(key), h))) {
+        fprintf(stderr, "    key %s does not have the canonical bytes of its row\n", key);
+    }
     while (strlen(positions) > 0 && positions[strlen(positions) - 1] == ' ') {
         positions[strlen(positions) - 1] = '\0';
     }
