@@ -165,39 +165,61 @@ double bloom_blocked_fp_rate(double keys_per_line, uint32_t k) {
 
 enum { BLOCKED_K_CANDIDATES = 5 };
 
-/*
-** The blocked layout: the largest load (keys per line) at which the best of a
-** few k near the classic optimum has a model rate of at most p, by bisection
-** between the standard layout's load and below, then the fewest lines that
-** keep n keys at or below that load. k is the best at that load, whatever n.
-*/
-static void size_blocked(uint64_t n, double p, uint32_t classic_k, double *lines, uint32_t *k) {
-    const double ln2 = 0.693147180559945309417232121458176568;
-    double rates[BLOCKED_K_CANDIDATES][MAX_LINE_KEYS]; /* 25 KB of stack */
-    uint32_t first_k = classic_k > 3 ? classic_k - 3 : 1;
-    uint32_t last_k = classic_k < BLOOM_K_MAX ? classic_k + 1 : BLOOM_K_MAX;
-    double high = BLOOM_LINE_BITS * ln2 * ln2 / -log(p); /* the standard layout's load */
-    int keys = line_keys_needed(high, p);
-    for (uint32_t c = first_k; c <= last_k; c++) {
-        line_rates(c, keys, rates[c - first_k]);
-    }
-    double low = 0.0, best_rate = 0.0;
+/* The largest load at which the best of k = first_k.. (BLOCKED_K_CANDIDATES values, rates
+** tabulated in rates) has a model rate of at most p, by bisection below high; and that k. */
+static double largest_load(const double (*rates)[MAX_LINE_KEYS], int keys, uint32_t first_k,
+                           uint32_t count, double high, double p, uint32_t *best_k) {
+    double low = 0.0, best_rate = 2.0;
     for (int i = 0; i < 64; i++) {
         double middle = (low + high) / 2, rate = 1.0;
-        for (uint32_t c = first_k; c <= last_k; c++) {
-            rate = fmin(rate, poisson_mean(rates[c - first_k], keys, middle));
+        for (uint32_t c = 0; c < count; c++) {
+            rate = fmin(rate, poisson_mean(rates[c], keys, middle));
         }
         *(rate <= p ? &low : &high) = middle;
     }
-    *k = first_k;
-    for (uint32_t c = first_k; c <= last_k; c++) {
-        double rate = poisson_mean(rates[c - first_k], keys, low);
-        if (c == first_k || rate < best_rate) {
+    for (uint32_t c = 0; c < count; c++) {
+        double rate = poisson_mean(rates[c], keys, low);
+        if (rate < best_rate) {
             best_rate = rate;
-            *k = c;
+            *best_k = first_k + c;
         }
     }
-    *lines = ceil((double)n / low);
+    return low;
+}
+
+/*
+** The blocked layout: the largest load (keys per line) at which the best k has
+** a model rate of at most p, then the fewest lines that keep n keys at or
+** below that load. k is the best at that load, whatever n. The rate is
+** unimodal in k: a window of candidates starts near the classic optimum and
+** moves until the best is inside it.
+*/
+static void size_blocked(uint64_t n, double p, uint32_t classic_k, double *lines, uint32_t *k) {
+    const double ln2 = 0.693147180559945309417232121458176568;
+    double rates[BLOCKED_K_CANDIDATES][MAX_LINE_KEYS];   /* 25 KB of stack */
+    double high = BLOOM_LINE_BITS * ln2 * ln2 / -log(p); /* the standard layout's load */
+    int keys = line_keys_needed(high, p);
+    uint32_t first_k = classic_k > 3 ? classic_k - 3 : 1;
+    double load = 0.0;
+    for (int moves = 0; moves < BLOOM_K_MAX; moves++) {
+        if (first_k + BLOCKED_K_CANDIDATES - 1 > BLOOM_K_MAX) {
+            first_k = BLOOM_K_MAX - BLOCKED_K_CANDIDATES + 1;
+        }
+        for (uint32_t c = 0; c < BLOCKED_K_CANDIDATES; c++) {
+            line_rates(first_k + c, keys, rates[c]);
+        }
+        load = largest_load((const double(*)[MAX_LINE_KEYS])rates, keys, first_k,
+                            BLOCKED_K_CANDIDATES, high, p, k);
+        uint32_t last_k = first_k + BLOCKED_K_CANDIDATES - 1;
+        if (*k == first_k && first_k > 1) {
+            first_k = first_k > BLOCKED_K_CANDIDATES - 2 ? first_k - (BLOCKED_K_CANDIDATES - 2) : 1;
+        } else if (*k == last_k && last_k < BLOOM_K_MAX) {
+            first_k = last_k - 1;
+        } else {
+            break;
+        }
+    }
+    *lines = ceil((double)n / load);
 }
 
 bloom_status bloom_size(uint64_t n, double p, int layout, bloom_header *out, double *bytes_needed) {

@@ -1,12 +1,13 @@
 /*
 ** test_api.c: the extension as a C program loads it, through SQLite's C API.
 **
-** Usage: test_api EXTENSION VERSION GOLDEN_HEX_FILE
+** Usage: test_api EXTENSION VERSION GOLDEN_DIR
 **
 ** Pins the exact list of functions the extension registers and their flags,
 ** bloom_version(), the failure path of registration, loading by a path
-** without its suffix, and the golden filter, built in UTF-8, UTF-16le and
-** UTF-16be databases and compared byte for byte with the committed fixture.
+** without its suffix, and the golden filters of both layouts, built in UTF-8,
+** UTF-16le and UTF-16be databases and compared byte for byte with the
+** committed fixtures.
 */
 #include <sqlite3.h>
 
@@ -199,46 +200,55 @@ static void test_registration_failure(const char *extension) {
     sqlite3_close(db);
 }
 
-/* The golden filter is the same bytes in every database encoding, and its keys probe 1. */
-static void test_golden(const char *extension, const char *hex_path) {
+/* The golden filters are the same bytes in every database encoding, and their keys probe 1. */
+static void test_golden(const char *extension, const char *golden_dir) {
     static const char *encodings[] = {NULL, "UTF-16le", "UTF-16be"};
-    uint8_t golden[256];
-    size_t golden_len = read_hex_file(hex_path, golden, sizeof golden);
-    CHECK_U64(golden_len, 88);
-    for (size_t e = 0; e < sizeof encodings / sizeof encodings[0]; e++) {
-        sqlite3 *db = open_with_extension(extension, encodings[e]);
-        insert_golden_keys(db);
-        CHECK(sqlite3_exec(db,
-                           "CREATE TABLE built AS SELECT bloom_build(k, 20, 0.01) AS f FROM keys",
-                           NULL, NULL, NULL) == SQLITE_OK);
-        sqlite3_stmt *stmt = NULL;
-        CHECK(sqlite3_prepare_v2(db, "SELECT f FROM built", -1, &stmt, NULL) == SQLITE_OK);
-        CHECK(sqlite3_step(stmt) == SQLITE_ROW);
-        int bytes = sqlite3_column_bytes(stmt, 0);
-        const void *blob = sqlite3_column_blob(stmt, 0);
-        CHECK_U64(bytes, golden_len);
-        if (!CHECK(bytes == (int)golden_len && memcmp(blob, golden, golden_len) == 0)) {
-            fprintf(stderr, "    encoding %s\n", encodings[e] ? encodings[e] : "UTF-8");
-        }
-        sqlite3_finalize(stmt);
+    static const struct {
+        const char *file, *build;
+        size_t bytes;
+    } fixtures[] = {
+        {"standard_v1.hex", "SELECT bloom_build(k, 20, 0.01) FROM keys", 88},
+        {"blocked_v1.hex", "SELECT bloom_build(k, 20, 0.01, 'blocked') FROM keys", 128},
+    };
+    for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
+        uint8_t golden[256];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", golden_dir, fixtures[f].file);
+        size_t golden_len = read_hex_file(path, golden, sizeof golden);
+        CHECK_U64(golden_len, fixtures[f].bytes);
+        for (size_t e = 0; e < sizeof encodings / sizeof encodings[0]; e++) {
+            sqlite3 *db = open_with_extension(extension, encodings[e]);
+            sqlite3_stmt *stmt = NULL;
+            insert_golden_keys(db);
+            CHECK(sqlite3_prepare_v2(db, fixtures[f].build, -1, &stmt, NULL) == SQLITE_OK);
+            CHECK(sqlite3_step(stmt) == SQLITE_ROW);
+            int bytes = sqlite3_column_bytes(stmt, 0);
+            const void *blob = sqlite3_column_blob(stmt, 0);
+            CHECK_U64(bytes, golden_len);
+            if (!CHECK(bytes == (int)golden_len && memcmp(blob, golden, golden_len) == 0)) {
+                fprintf(stderr, "    %s, encoding %s\n", fixtures[f].file,
+                        encodings[e] ? encodings[e] : "UTF-8");
+            }
+            sqlite3_finalize(stmt);
 
-        /* The committed fixture, bound as a parameter, holds every key. */
-        CHECK(sqlite3_prepare_v2(db,
-                                 "SELECT count(*), sum(bloom_might_contain(?1, k)) FROM keys "
-                                 "WHERE k IS NOT NULL",
-                                 -1, &stmt, NULL) == SQLITE_OK);
-        sqlite3_bind_blob(stmt, 1, golden, (int)golden_len, SQLITE_STATIC);
-        CHECK(sqlite3_step(stmt) == SQLITE_ROW);
-        CHECK_U64(sqlite3_column_int(stmt, 0), 19);
-        CHECK_U64(sqlite3_column_int(stmt, 1), 19);
-        sqlite3_finalize(stmt);
-        sqlite3_close(db);
+            /* The committed fixture, bound as a parameter, holds every key. */
+            CHECK(sqlite3_prepare_v2(db,
+                                     "SELECT count(*), sum(bloom_might_contain(?1, k)) FROM keys "
+                                     "WHERE k IS NOT NULL",
+                                     -1, &stmt, NULL) == SQLITE_OK);
+            sqlite3_bind_blob(stmt, 1, golden, (int)golden_len, SQLITE_STATIC);
+            CHECK(sqlite3_step(stmt) == SQLITE_ROW);
+            CHECK_U64(sqlite3_column_int(stmt, 0), 19);
+            CHECK_U64(sqlite3_column_int(stmt, 1), 19);
+            sqlite3_finalize(stmt);
+            sqlite3_close(db);
+        }
     }
 }
 
 int main(int argc, char **argv) {
     if (argc != 4) {
-        fprintf(stderr, "usage: %s EXTENSION VERSION GOLDEN_HEX_FILE\n", argv[0]);
+        fprintf(stderr, "usage: %s EXTENSION VERSION GOLDEN_DIR\n", argv[0]);
         return 2;
     }
     test_registered_functions(argv[1]);
