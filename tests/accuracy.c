@@ -1,19 +1,21 @@
 /*
 ** accuracy.c: measured false-positive rates of filters built and probed in SQL.
 **
-** Usage: accuracy EXTENSION [--auto-sized COPIES] [KEYS [PROBES [P...]]]
+** Usage: accuracy EXTENSION [--layout NAME] [--auto-sized COPIES] [KEYS [PROBES [P...]]]
 **        (defaults: 1000000 keys, 2000000 probes, p = 0.1 0.01 0.001)
 **
 ** For each p it builds bloom_build(key, KEYS, p) over KEYS keys of all four
 ** types, then probes PROBES keys that were never added: absent numbers, and
 ** TEXT and BLOB keys whose bytes equal those of added BLOB and TEXT keys.
 ** With --auto-sized, it builds bloom_build(key, NULL, p) over COPIES rows of
-** each key instead, interleaved. It prints one table row per p and fails
+** each key instead, interleaved. --layout names the layout (standard by default). It prints one
+*table row per p and fails
 ** unless, for every p:
 **  - an auto-sized filter was sized for KEYS keys;
 **  - every added key probes 1;
 **  - the measured rate is within 5 standard deviations of the rate the
-**    filter's own fill predicts, (bits set / m)^k;
+**    filter's own fill predicts (bloom_measure: (bits set / m)^k, averaged
+**    over lines in the blocked layout);
 **  - the measured rate is within 5 standard deviations plus 3 % of p.
 */
 #include <sqlite3.h>
@@ -36,11 +38,13 @@
     "CASE j % 4 WHEN 0 THEN ?2 + j WHEN 1 THEN CAST('k' || j AS BLOB) WHEN 2 THEN 'b' || j "       \
     "ELSE j + 0.75 END"
 
-/* Parameters of every query: ?1 the filter (or NULL), ?2 KEYS, ?3 PROBES, ?4 p, ?5 COPIES. */
+/* Parameters of every query: ?1 the filter (or NULL), ?2 KEYS, ?3 PROBES, ?4 p, ?5 COPIES,
+** ?6 the layout. */
 typedef struct run {
     sqlite3 *db;
     sqlite3_int64 keys, probes;
     sqlite3_int64 copies; /* 0: bloom_build(key, KEYS, p); else auto-sized over COPIES rows a key */
+    const char *layout;
 } run;
 
 /* Prepares sql and binds the run's parameters; exits on failure. */
@@ -56,6 +60,7 @@ static sqlite3_stmt *prepare(const run *r, const char *sql, const void *filter, 
     sqlite3_bind_int64(stmt, 3, r->probes);
     sqlite3_bind_double(stmt, 4, p);
     sqlite3_bind_int64(stmt, 5, r->copies);
+    sqlite3_bind_text(stmt, 6, r->layout, -1, SQLITE_STATIC);
     return stmt;
 }
 
@@ -82,25 +87,14 @@ static sqlite3_int64 count_hits(const run *r, const char *key, const char *count
     return hits;
 }
 
-/* Number of bits set in the bit array of a filter. */
-static uint64_t bits_set(const uint8_t *filter, uint64_t m) {
-    uint64_t set = 0;
-    for (uint64_t i = 0; i < m / 8; i++) {
-        for (uint8_t b = filter[BLOOM_HEADER_BYTES + i]; b != 0; b &= (uint8_t)(b - 1)) {
-            set++;
-        }
-    }
-    return set;
-}
-
 /* Measures one p: prints its table row and checks the bounds. */
 static void measure(const run *r, double p) {
     const char *fixed_n =
         "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1) "
-        "SELECT bloom_build(" ADDED_KEY ", ?2, ?4) FROM s";
+        "SELECT bloom_build(" ADDED_KEY ", ?2, ?4, ?6) FROM s";
     const char *auto_sized =
         "WITH RECURSIVE s(r) AS (SELECT 0 UNION ALL SELECT r + 1 FROM s WHERE r < ?2 * ?5 - 1) "
-        "SELECT bloom_build(" ADDED_KEY ", NULL, ?4) FROM (SELECT r % ?2 AS i FROM s)";
+        "SELECT bloom_build(" ADDED_KEY ", NULL, ?4, ?6) FROM (SELECT r % ?2 AS i FROM s)";
     sqlite3_stmt *build = prepare(r, r->copies > 0 ? auto_sized : fixed_n, NULL, 0, p);
     step_row(r, build);
     int bytes = sqlite3_column_bytes(build, 0);
@@ -114,8 +108,8 @@ static void measure(const run *r, double p) {
     }
     sqlite3_int64 found = count_hits(r, ADDED_KEY, "?2", filter, bytes);
     sqlite3_int64 hits = count_hits(r, ABSENT_KEY, "?3", filter, bytes);
-    double fill = (double)bits_set(filter, h.m) / (double)h.m;
-    double model = pow(fill, h.k), rate = (double)hits / (double)r->probes;
+    double model = bloom_measure(&h, filter + BLOOM_HEADER_BYTES).estimated_fp_rate;
+    double rate = (double)hits / (double)r->probes;
     double sigma_model = sqrt(model * (1 - model) / (double)r->probes);
     double sigma_target = sqrt(p * (1 - p) / (double)r->probes);
     printf("| %-7g | %8.2f | %2u | %9d | %10lld | %8.4f %% | %8.4f %% | %5.3f |\n", p,
@@ -133,9 +127,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s EXTENSION [KEYS [PROBES [P...]]]\n", argv[0]);
         return 2;
     }
-    run r = {NULL, 1000000, 2000000, 0};
+    run r = {NULL, 1000000, 2000000, 0, "standard"};
     char *err = NULL;
     int arg = 2;
+    if (arg + 1 < argc && strcmp(argv[arg], "--layout") == 0) {
+        r.layout = argv[arg + 1];
+        arg += 2;
+    }
     if (arg + 1 < argc && strcmp(argv[arg], "--auto-sized") == 0) {
         r.copies = atoll(argv[arg + 1]);
         arg += 2;
@@ -161,6 +159,9 @@ int main(int argc, char **argv) {
         printf("%lld keys of four types added, %lld absent keys probed, through SQL.\n\n",
                (long long)r.keys, (long long)r.probes);
     }
+    if (strcmp(r.layout, "standard") != 0) {
+        printf("Layout: %s.\n\n", r.layout);
+    }
     printf("| p       | bits/key |  k |     bytes | false hits | measured   | "
            "fill model | ratio |\n");
     printf("|---------|----------|----|-----------|------------|------------|"
@@ -175,7 +176,9 @@ int main(int argc, char **argv) {
             measure(&r, default_rates[i]);
         }
     }
-    printf("\nratio = measured / p. fill model = (bits set / m)^k of the filter built.\n");
+    printf("\nratio = measured / p. fill model = the rate the filter's bits predict: (bits set / "
+           "m)^k, "
+           "averaged over lines in the blocked layout.\n");
     sqlite3_close(r.db);
     return check_report("accuracy");
 }

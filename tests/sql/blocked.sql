@@ -1,0 +1,56 @@
+-- The blocked layout, bloom_build(key, n, p, 'blocked'): all k bits of a key in one 512-bit line.
+-- 1M keys at 1 %: about 9.9 bits a key, k = 6, m in whole lines; the header says layout 2.
+SELECT length(f), hex(substr(f, 7, 1)), hex(substr(f, 9, 4)), json_extract(bloom_info(f), '$.m') % 512,
+       json_extract(bloom_info(f), '$.layout'), printf('%.2f', json_extract(bloom_info(f), '$.m') / 1e6)
+FROM (SELECT bloom_build(1, 1000000, 0.01, 'blocked') AS f);
+-- => 1239872|02|06000000|0|blocked|9.92
+-- k and bits a key at the classic targets: 3, 6, 9 and 12 hash functions.
+SELECT p, hex(substr(f, 9, 4)), printf('%.2f', (length(f) - 64) * 8 / 1e6)
+FROM (SELECT p, bloom_build(1, 1000000, p, 'blocked') AS f FROM (SELECT 0.1 AS p UNION ALL SELECT 0.01 UNION ALL SELECT 0.001 UNION ALL SELECT 0.0001) GROUP BY p) ORDER BY p DESC;
+-- => 0.1|03000000|4.84
+-- => 0.01|06000000|9.92
+-- => 0.001|09000000|15.55
+-- => 0.0001|0C000000|22.03
+-- One key still takes a whole line.
+SELECT length(bloom_build('x', 1, 0.01, 'blocked'));
+-- => 128
+-- The layout is named in any case; 'standard' is the default's name.
+SELECT bloom_build(1, 100, 0.01, 'BLOCKED') = bloom_build(1, 100, 0.01, 'blocked'), bloom_build(1, 100, 0.01, 'standard') = bloom_build(1, 100, 0.01);
+-- => 1|1
+
+-- No false negatives, keys of every type.
+CREATE TABLE keys AS
+WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 99999)
+SELECT CASE i % 5 WHEN 0 THEN i WHEN 1 THEN i + 0.25 WHEN 2 THEN 'k' || i WHEN 3 THEN CAST('k' || i AS BLOB) ELSE -1.0 * i END AS k FROM s;
+--! param @f SELECT bloom_build(k, 100000, 0.01, 'blocked') FROM keys
+SELECT count(*), sum(bloom_might_contain(@f, k)) FROM keys;
+-- => 100000|100000
+
+-- Sized at the end, grouped, merged and added to, like the standard layout.
+SELECT bloom_build(k, NULL, 0.01, 'blocked') = bloom_build(k, 100000, 0.01, 'blocked') FROM keys;
+-- => 1
+SELECT bloom_union(f) = @f FROM (SELECT bloom_build(k, 100000, 0.01, 'blocked') AS f FROM keys GROUP BY typeof(k));
+-- => 1
+SELECT bloom_might_contain(bloom_add(@f, 'new key'), 'new key'), json_extract(bloom_info(bloom_add(@f, 'new key')), '$.keys_added');
+-- => 1|100001
+SELECT json_extract(bloom_info(@f), '$.estimated_keys') BETWEEN 99000 AND 101000, json_extract(bloom_info(@f), '$.over_capacity');
+-- => 1|0
+
+-- A standard and a blocked filter never merge, even of the same size.
+SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 1000, 0.01, 'blocked'));
+-- error: bloom_union: incompatible filters: layout 1 and layout 2
+
+-- Errors.
+SELECT bloom_build(1, 100, 0.01, 'cache');
+-- error: bloom_build: layout must be 'standard' or 'blocked', got 'cache'
+SELECT bloom_build(1, 100, 0.01, NULL);
+-- error: bloom_build: layout must be 'standard' or 'blocked', got NULL
+SELECT bloom_build(1, 100, 0.01, 2);
+-- error: bloom_build: layout must be 'standard' or 'blocked', got 2
+SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'blocked' ELSE 'standard' END) FROM keys;
+-- error: bloom_build: layout must be the same for all rows of a group, got 'blocked' after 'standard'
+-- The blocked layout is sized for p up to 0.5.
+SELECT length(bloom_build(1, 100, 0.5, 'blocked'));
+-- => 128
+SELECT bloom_build(1, 100, 0.6, 'blocked');
+-- error: bloom_build: the blocked layout needs p <= 0.5, got 0.6
