@@ -35,21 +35,43 @@ enum {
     OFF_RESERVED_B = 48 /* 16 bytes, up to the bit array */
 };
 
-/* Reads a little-endian unsigned integer of width bytes. */
-static uint64_t get_le(const uint8_t *b, int width) {
+/* Reads a little-endian unsigned integer of width bytes (4 or 8). Unaligned loads through
+** memcpy on little-endian hosts; byte by byte elsewhere. */
+static inline uint64_t get_le(const uint8_t *b, int width) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (width == 8) {
+        uint64_t v;
+        memcpy(&v, b, 8);
+        return v;
+    } else {
+        uint32_t v;
+        memcpy(&v, b, 4);
+        return v;
+    }
+#else
     uint64_t v = 0;
     for (int i = width - 1; i >= 0; i--) {
         v = (v << 8) | b[i];
     }
     return v;
+#endif
 }
 
-/* Writes v as a little-endian unsigned integer of width bytes. */
-static void put_le(uint8_t *b, uint64_t v, int width) {
+/* Writes v as a little-endian unsigned integer of width bytes (4 or 8). */
+static inline void put_le(uint8_t *b, uint64_t v, int width) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (width == 8) {
+        memcpy(b, &v, 8);
+    } else {
+        uint32_t v32 = (uint32_t)v;
+        memcpy(b, &v32, 4);
+    }
+#else
     for (int i = 0; i < width; i++) {
         b[i] = (uint8_t)v;
         v >>= 8;
     }
+#endif
 }
 
 /* Bit pattern of an IEEE-754 binary64 value. */
@@ -282,6 +304,11 @@ void bloom_write_header(uint8_t *blob, const bloom_header *h) {
 
 /* Index of the first non-zero reserved byte of a header, or -1 when all are zero. */
 static int first_nonzero_reserved(const uint8_t *blob) {
+    static const uint8_t zeros[BLOOM_HEADER_BYTES - OFF_RESERVED_B] = {0};
+    if (memcmp(blob + OFF_RESERVED_A, zeros, 4) == 0 &&
+        memcmp(blob + OFF_RESERVED_B, zeros, sizeof zeros) == 0) {
+        return -1;
+    }
     static const struct {
         int offset, size;
     } reserved[] = {{OFF_RESERVED_A, 4}, {OFF_RESERVED_B, BLOOM_HEADER_BYTES - OFF_RESERVED_B}};
@@ -459,72 +486,48 @@ uint64_t bloom_reduce(uint64_t x, uint64_t m) {
 */
 #define LINE_STEP UINT64_C(0x9E3779B97F4A7C15)
 
-typedef struct position_seq {
-    uint64_t x, step; /* standard: the double-hashing value and step */
-    uint64_t line;    /* blocked: the first bit of the line */
-    int blocked;
-    uint64_t m;
-} position_seq;
-
 /* The splitmix64 finalizer: a bijection of 64-bit values with full avalanche. */
-static uint64_t mix64(uint64_t z) {
+static inline uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
     return z ^ (z >> 31);
 }
 
-/* Starts the position sequence of key in a filter with header h. */
-static position_seq first_position(const bloom_header *h, bloom_hash key) {
-    position_seq s;
-    s.m = h->m;
-    s.blocked = h->layout == BLOOM_LAYOUT_BLOCKED;
-    if (s.blocked) {
-        s.line = bloom_reduce(key.h1, h->m / BLOOM_LINE_BITS) * BLOOM_LINE_BITS;
-        s.x = key.h2 | 1;
-    } else {
-        s.line = 0;
-        s.x = key.h1;
-        s.step = key.h2 | 1;
-    }
-    return s;
-}
-
-/* Returns the next bit position of the sequence and advances it. */
-static uint64_t next_position(position_seq *s) {
-    uint64_t pos;
-    if (s->blocked) {
-        pos = s->line + (s->x >> 55);
-        s->x *= LINE_STEP;
-    } else {
-        pos = bloom_reduce(mix64(s->x), s->m);
-        s->x += s->step;
-    }
-    return pos;
-}
+/* The loop over the k positions of key in a filter with header h: for each, pos is set and
+** BODY runs. One loop per layout, so that no position pays for the choice. */
+#define FOR_EACH_POSITION(h, key, pos, BODY)                                                       \
+    do {                                                                                           \
+        if ((h)->layout == BLOOM_LAYOUT_BLOCKED) {                                                 \
+            uint64_t line_ = bloom_reduce((key).h1, (h)->m / BLOOM_LINE_BITS) * BLOOM_LINE_BITS;   \
+            uint64_t x_ = (key).h2 | 1;                                                            \
+            for (uint32_t i_ = 0; i_ < (h)->k; i_++, x_ *= LINE_STEP) {                            \
+                uint64_t pos = line_ + (x_ >> 55);                                                 \
+                BODY                                                                               \
+            }                                                                                      \
+        } else {                                                                                   \
+            uint64_t x_ = (key).h1, step_ = (key).h2 | 1;                                          \
+            for (uint32_t i_ = 0; i_ < (h)->k; i_++, x_ += step_) {                                \
+                uint64_t pos = bloom_reduce(mix64(x_), (h)->m);                                    \
+                BODY                                                                               \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 
 void bloom_positions(const bloom_header *h, bloom_hash key, uint64_t *out) {
-    position_seq s = first_position(h, key);
-    for (uint32_t i = 0; i < h->k; i++) {
-        out[i] = next_position(&s);
-    }
+    uint32_t i = 0;
+    FOR_EACH_POSITION(h, key, pos, { out[i++] = pos; });
 }
 
 void bloom_set(uint8_t *bits, const bloom_header *h, bloom_hash key) {
-    position_seq s = first_position(h, key);
-    for (uint32_t i = 0; i < h->k; i++) {
-        uint64_t pos = next_position(&s);
-        bits[pos >> 3] |= (uint8_t)(1u << (pos & 7));
-    }
+    FOR_EACH_POSITION(h, key, pos, { bits[pos >> 3] |= (uint8_t)(1u << (pos & 7)); });
 }
 
 int bloom_test(const uint8_t *bits, const bloom_header *h, bloom_hash key) {
-    position_seq s = first_position(h, key);
-    for (uint32_t i = 0; i < h->k; i++) {
-        uint64_t pos = next_position(&s);
+    FOR_EACH_POSITION(h, key, pos, {
         if ((bits[pos >> 3] & (1u << (pos & 7))) == 0) {
             return 0;
         }
-    }
+    });
     return 1;
 }
 

@@ -734,6 +734,28 @@ static size_t parse_hex(const char *s, uint8_t *out, size_t cap) {
     return len;
 }
 
+/* The positions of key in a filter with header h, as "1 2 3", into buf (128 bytes). */
+static const char *positions_text(const bloom_header *h, bloom_hash key, char *buf) {
+    uint64_t pos[BLOOM_K_MAX];
+    size_t used = 0;
+    bloom_positions(h, key, pos);
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < h->k && used < 120; i++) {
+        used += (size_t)snprintf(buf + used, 128 - used, "%s%llu", i ? " " : "",
+                                 (unsigned long long)pos[i]);
+    }
+    return buf;
+}
+
+/* s without its trailing spaces. */
+static char *trim(char *s) {
+    size_t length = strlen(s);
+    while (length > 0 && s[length - 1] == ' ') {
+        s[--length] = '\0';
+    }
+    return s;
+}
+
 /* The hash of a key written as a SQL literal (42, 1.5, 'text', x'hex'), as SQL would type it. */
 static bloom_hash hash_of_literal(const char *key) {
     uint8_t bytes[64];
@@ -751,14 +773,15 @@ static bloom_hash hash_of_literal(const char *key) {
 
 /* Checks one row of the README's test-vector table; returns 1 if it was a vector row. */
 static int check_vector_row(const char *row) {
-    char key[64], bytes_hex[128], positions[128];
+    char key[64], bytes_hex[128], positions[128], blocked_positions[128];
     unsigned tag;
     unsigned long long h1, h2;
     bytes_hex[0] = '\0';
-    if (sscanf(row, "| `%63[^`]` | %u | `%127[0-9A-F]` | `%llX` | `%llX` | %127[0-9 ] |", key, &tag,
-               bytes_hex, &h1, &h2, positions) != 6 &&
-        sscanf(row, "| `%63[^`]` | %u | `` | `%llX` | `%llX` | %127[0-9 ] |", key, &tag, &h1, &h2,
-               positions) != 5) {
+    if (sscanf(row,
+               "| `%63[^`]` | %u | `%127[0-9A-F]` | `%llX` | `%llX` | %127[0-9 ] | %127[0-9 ] |",
+               key, &tag, bytes_hex, &h1, &h2, positions, blocked_positions) != 7 &&
+        sscanf(row, "| `%63[^`]` | %u | `` | `%llX` | `%llX` | %127[0-9 ] | %127[0-9 ] |", key,
+               &tag, &h1, &h2, positions, blocked_positions) != 6) {
         return 0;
     }
     uint8_t bytes[64];
@@ -784,24 +807,17 @@ static int check_vector_row(const char *row) {
         h = bloom_hash_blob(bytes, len);
         break;
     }
-    uint64_t pos[7];
-    char computed[128];
-    bloom_header hdr = header_of(1024, 7, BLOOM_LAYOUT_STANDARD);
-    bloom_positions(&hdr, h, pos);
-    snprintf(computed, sizeof computed, "%llu %llu %llu %llu %llu %llu %llu",
-             (unsigned long long)pos[0], (unsigned long long)pos[1], (unsigned long long)pos[2],
-             (unsigned long long)pos[3], (unsigned long long)pos[4], (unsigned long long)pos[5],
-             (unsigned long long)pos[6]);
     CHECK_U64(h.h1, h1);
     CHECK_U64(h.h2, h2);
     /* The key column says which SQL value has these canonical bytes. */
     if (!CHECK(same_hash(hash_of_literal(key), h))) {
         fprintf(stderr, "    key %s does not have the canonical bytes of its row\n", key);
     }
-    while (strlen(positions) > 0 && positions[strlen(positions) - 1] == ' ') {
-        positions[strlen(positions) - 1] = '\0';
-    }
-    CHECK_STR(computed, positions);
+    bloom_header standard = header_of(1024, 7, BLOOM_LAYOUT_STANDARD);
+    bloom_header blocked = header_of(1024, 6, BLOOM_LAYOUT_BLOCKED);
+    char computed[128];
+    CHECK_STR(positions_text(&standard, h, computed), trim(positions));
+    CHECK_STR(positions_text(&blocked, h, computed), trim(blocked_positions));
     return 1;
 }
 
