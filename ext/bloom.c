@@ -47,6 +47,7 @@
 SQLITE_EXTENSION_INIT1
 
 #include "bloom_core.h"
+#include "sqlite_bloom.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -17,6 +17,13 @@
 #error "sqlite-bloom needs xxHash 0.8.0 or later"
 #endif
 
+/* Hosts known to be little-endian read and write fields with memcpy; others byte by byte. */
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
+#define BLOOM_LITTLE_ENDIAN 1
+#else
+#define BLOOM_LITTLE_ENDIAN 0
+#endif
+
 static const uint8_t bloom_magic[4] = {'S', 'Q', 'B', 'F'};
 
 /* Header offsets (format version 1). */
@@ -38,7 +45,7 @@ enum {
 /* Reads a little-endian unsigned integer of width bytes (4 or 8). Unaligned loads through
 ** memcpy on little-endian hosts; byte by byte elsewhere. */
 static inline uint64_t get_le(const uint8_t *b, int width) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if BLOOM_LITTLE_ENDIAN
     if (width == 8) {
         uint64_t v;
         memcpy(&v, b, 8);
@@ -59,7 +66,7 @@ static inline uint64_t get_le(const uint8_t *b, int width) {
 
 /* Writes v as a little-endian unsigned integer of width bytes (4 or 8). */
 static inline void put_le(uint8_t *b, uint64_t v, int width) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if BLOOM_LITTLE_ENDIAN
     if (width == 8) {
         memcpy(b, &v, 8);
     } else {

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Cross-compiles bloom.dll for 64-bit Windows with mingw-w64 (warnings as errors) and checks
+# that it exports exactly one symbol, sqlite3_bloom_init.
+# Usage: run.sh SOURCE_DIR SCRATCH_DIR
+set -eu
+source=$1 scratch=$2
+rm -rf "$scratch"
+mkdir -p "$scratch/include"
+# Only the headers the build needs: the host's /usr/include would shadow mingw's C library.
+for header in sqlite3.h sqlite3ext.h xxhash.h; do
+    cp "/usr/include/$header" "$scratch/include/"
+done
+cmake -S "$source" -B "$scratch/build" -DCMAKE_TOOLCHAIN_FILE="$source/tests/windows/mingw-w64.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DBLOOM_WERROR=ON \
+    -DSQLITE3EXT_INCLUDE_DIR="$scratch/include" -DXXHASH_INCLUDE_DIR="$scratch/include" > /dev/null
+cmake --build "$scratch/build" --target bloom > /dev/null
+dll="$scratch/build/bloom.dll"
+exports=$(x86_64-w64-mingw32-objdump -p "$dll" |
+    awk '/\[Ordinal\/Name Pointer\] Table/ { table = 1; next } table && NF == 0 { table = 0 } table { print $NF }')
+echo "bloom.dll exports: $exports"
+[ "$exports" = "sqlite3_bloom_init" ]
