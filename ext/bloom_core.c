@@ -309,24 +309,19 @@ void bloom_write_header(uint8_t *blob, const bloom_header *h) {
     put_le(blob + OFF_KEYS, h->keys, 8);
 }
 
-/* Index of the first non-zero reserved byte of a header, or -1 when all are zero. */
+/* Index of the first non-zero reserved byte of a header, or -1 when all are zero. The two
+** ranges are compared whole first: the byte-by-byte search runs only on a corrupt header. */
 static int first_nonzero_reserved(const uint8_t *blob) {
     static const uint8_t zeros[BLOOM_HEADER_BYTES - OFF_RESERVED_B] = {0};
-    if (memcmp(blob + OFF_RESERVED_A, zeros, 4) == 0 &&
-        memcmp(blob + OFF_RESERVED_B, zeros, sizeof zeros) == 0) {
-        return -1;
-    }
-    static const struct {
-        int offset, size;
-    } reserved[] = {{OFF_RESERVED_A, 4}, {OFF_RESERVED_B, BLOOM_HEADER_BYTES - OFF_RESERVED_B}};
-    for (size_t r = 0; r < sizeof reserved / sizeof reserved[0]; r++) {
-        for (int i = reserved[r].offset; i < reserved[r].offset + reserved[r].size; i++) {
-            if (blob[i] != 0) {
-                return i;
-            }
+    int found = -1;
+    if (memcmp(blob + OFF_RESERVED_A, zeros, 4) != 0 ||
+        memcmp(blob + OFF_RESERVED_B, zeros, sizeof zeros) != 0) {
+        for (int i = OFF_RESERVED_A; found < 0 && i < BLOOM_HEADER_BYTES; i++) {
+            int reserved = i < OFF_RESERVED_A + 4 || i >= OFF_RESERVED_B;
+            found = reserved && blob[i] != 0 ? i : -1;
         }
     }
-    return -1;
+    return found;
 }
 
 /* Writes a validation message to why and returns BLOOM_INVALID. */
