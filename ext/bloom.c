@@ -314,14 +314,23 @@ typedef struct build_state {
     bloom_header header; /* n (0: sized at the end), p, then m and k; keys counts keys added */
     uint8_t *blob;       /* header and bit array, allocated once sized */
     bloom_hash_set seen; /* sized at the end: the distinct hashes of the keys so far */
+    bloom_blocked_design design; /* blocked layout: its design for p (p 0 until known) */
 } build_state;
+
+/* The argument of bloom_build that holds P. */
+#define RATE_ARGUMENT 2
 
 /* The rate bloom_build(KEY) uses, and the layout without a LAYOUT argument. */
 #define DEFAULT_RATE 0.01
 #define DEFAULT_LAYOUT BLOOM_LAYOUT_STANDARD
 
-/* Initial number of slots of the hash set of a filter sized at the end. */
+/* Initial and largest number of slots of the hash set of a filter sized at the end: 16 bytes
+** a slot, at most 3/4 full, in one allocation under SQLite's limit of about 2 GB. A test build
+** sets a small maximum to reach it. */
 #define FIRST_SET_CAPACITY 1024
+#ifndef BLOOM_SET_SLOTS_MAX
+#define BLOOM_SET_SLOTS_MAX (UINT64_C(1) << 26)
+#endif
 
 /*
 ** Reads N (rule 2) into *n: 0 for NULL (size at the end). Returns 0 after
@@ -395,7 +404,8 @@ static int size_filter(sqlite3_context *ctx, build_state *st, uint64_t n, double
     double bytes_needed;
     uint64_t keys = st->header.keys;
     int layout = st->header.layout;
-    bloom_status status = bloom_size(n, p, layout, &st->header, &bytes_needed);
+    bloom_status status =
+        bloom_size_designed(n, p, layout, &st->design, &st->header, &bytes_needed);
     st->header.keys = keys;
     st->header.layout = (uint8_t)layout;
     if (status == BLOOM_TOO_MANY_HASHES) {
@@ -442,6 +452,31 @@ static const char *capacity_text(uint64_t n, char *buf) {
     return buf;
 }
 
+/*
+** Sets st->design for rate p: the costly part of sizing a blocked filter,
+** which depends on p alone. It is kept as auxdata on the P argument, which
+** SQLite keeps for the whole statement in an aggregate's xStep, so the groups
+** of a GROUP BY compute it once; it is used only for the same p. (Not from
+** xFinal: SQLite calls that without a statement to keep auxdata with.) A p
+** that sizing will refuse is left to size_filter, which says why.
+*/
+static void design_blocked(sqlite3_context *ctx, build_state *st, double p) {
+    const bloom_blocked_design *kept = sqlite3_get_auxdata(ctx, RATE_ARGUMENT);
+    if (kept != NULL && kept->p == p) {
+        st->design = *kept;
+        return;
+    }
+    if (p > BLOOM_BLOCKED_P_MAX || -log2(p) > BLOOM_K_MAX + 1 ||
+        bloom_design_blocked(p, &st->design) != BLOOM_OK) {
+        return;
+    }
+    bloom_blocked_design *copy = sqlite3_malloc(sizeof *copy);
+    if (copy != NULL) { /* without it, each group computes its own */
+        *copy = st->design;
+        sqlite3_set_auxdata(ctx, RATE_ARGUMENT, copy, sqlite3_free);
+    }
+}
+
 /* Checks that n, p and the layout equal those of the group's first row (rule 2). */
 static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p,
                            int layout) {
@@ -471,25 +506,40 @@ static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t
     return 1;
 }
 
-/* Adds h to the hash set of st, growing it to keep it at most 3/4 full. Returns 0 after
-** setting a NOMEM error. */
+/* Doubles the slots of a hash set (allocates its first ones when it has none). Returns 0
+** after setting a NOMEM error. */
+static int grow_set(sqlite3_context *ctx, bloom_hash_set *seen) {
+    bloom_hash_set grown = {NULL, seen->capacity ? 2 * seen->capacity : FIRST_SET_CAPACITY, 0, 0};
+    grown.slots = sqlite3_malloc64(grown.capacity * sizeof(bloom_hash));
+    if (grown.slots == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    memset(grown.slots, 0, grown.capacity * sizeof(bloom_hash));
+    bloom_hash_set_move(seen, &grown);
+    sqlite3_free(seen->slots);
+    *seen = grown;
+    return 1;
+}
+
+/* Adds h to the hash set of st, which is kept at most 3/4 full (so there is always room for
+** one more) and up to BLOOM_SET_SLOTS_MAX slots. Returns 0 after setting the error. */
 static int remember_hash(sqlite3_context *ctx, build_state *st, bloom_hash h) {
     bloom_hash_set *seen = &st->seen;
-    if ((seen->count + 1) * 4 > seen->capacity * 3) {
-        bloom_hash_set grown = {NULL, seen->capacity ? 2 * seen->capacity : FIRST_SET_CAPACITY, 0,
-                                0};
-        grown.slots = sqlite3_malloc64(grown.capacity * sizeof(bloom_hash));
-        if (grown.slots == NULL) {
-            sqlite3_result_error_nomem(ctx);
-            return 0;
-        }
-        memset(grown.slots, 0, grown.capacity * sizeof(bloom_hash));
-        bloom_hash_set_move(seen, &grown);
-        sqlite3_free(seen->slots);
-        *seen = grown;
+    if (seen->capacity == 0 && !grow_set(ctx, seen)) {
+        return 0;
     }
-    bloom_hash_set_insert(seen, h);
-    return 1;
+    if (!bloom_hash_set_insert(seen, h) || seen->count * 4 <= seen->capacity * 3) {
+        return 1; /* a repeat, or room left */
+    }
+    if (seen->capacity == BLOOM_SET_SLOTS_MAX) {
+        result_errorf(ctx,
+                      "bloom_build: more than %llu distinct keys to size a filter for; give n "
+                      "instead of NULL",
+                      (unsigned long long)(BLOOM_SET_SLOTS_MAX / 4 * 3));
+        return 0;
+    }
+    return grow_set(ctx, seen);
 }
 
 /* One row of bloom_build: rules 1 to 4. Returns 0 after setting the error. */
@@ -508,6 +558,9 @@ static int build_row(sqlite3_context *ctx, build_state *st, int argc, sqlite3_va
         st->header.n = n;
         st->header.p = p;
         st->header.layout = (uint8_t)layout;
+        if (layout == BLOOM_LAYOUT_BLOCKED) {
+            design_blocked(ctx, st, p);
+        }
         if (n > 0 && !size_filter(ctx, st, n, p)) {
             return 0;
         }

@@ -216,20 +216,22 @@ static double largest_load(const double (*rates)[MAX_LINE_KEYS], int keys, uint3
     return low;
 }
 
-/*
-** The blocked layout: the largest load (keys per line) at which the best k has
-** a model rate of at most p, then the fewest lines that keep n keys at or
-** below that load. k is the best at that load, whatever n. The rate is
-** unimodal in k: a window of candidates starts near the classic optimum and
-** moves until the best is inside it.
-*/
-static void size_blocked(uint64_t n, double p, uint32_t classic_k, double *lines, uint32_t *k) {
+bloom_status bloom_design_blocked(double p, bloom_blocked_design *out) {
     const double ln2 = 0.693147180559945309417232121458176568;
-    double rates[BLOCKED_K_CANDIDATES][MAX_LINE_KEYS];   /* 25 KB of stack */
+    double rates[BLOCKED_K_CANDIDATES][MAX_LINE_KEYS]; /* 25 KB of stack */
+    memset(out, 0, sizeof *out);
+    if (!(p > 0.0 && p < 1.0)) {
+        return BLOOM_BAD_ARGUMENT;
+    }
+    if (p > BLOOM_BLOCKED_P_MAX) {
+        return BLOOM_RATE_TOO_HIGH;
+    }
+    /* The rate is unimodal in k: a window of candidates starts near the classic optimum,
+    ** log2(1/p), and moves until the best k is inside it. */
+    double classic_k = fmin(fmax(round(-log2(p)), 1.0), BLOOM_K_MAX);
     double high = BLOOM_LINE_BITS * ln2 * ln2 / -log(p); /* the standard layout's load */
     int keys = line_keys_needed(high, p);
-    uint32_t first_k = classic_k > 3 ? classic_k - 3 : 1;
-    double load = 0.0;
+    uint32_t first_k = classic_k > 3 ? (uint32_t)classic_k - 3 : 1;
     for (int moves = 0; moves < BLOOM_K_MAX; moves++) {
         if (first_k + BLOCKED_K_CANDIDATES - 1 > BLOOM_K_MAX) {
             first_k = BLOOM_K_MAX - BLOCKED_K_CANDIDATES + 1;
@@ -237,21 +239,28 @@ static void size_blocked(uint64_t n, double p, uint32_t classic_k, double *lines
         for (uint32_t c = 0; c < BLOCKED_K_CANDIDATES; c++) {
             line_rates(first_k + c, keys, rates[c]);
         }
-        load = largest_load((const double(*)[MAX_LINE_KEYS])rates, keys, first_k,
-                            BLOCKED_K_CANDIDATES, high, p, k);
+        out->load = largest_load((const double(*)[MAX_LINE_KEYS])rates, keys, first_k,
+                                 BLOCKED_K_CANDIDATES, high, p, &out->k);
         uint32_t last_k = first_k + BLOCKED_K_CANDIDATES - 1;
-        if (*k == first_k && first_k > 1) {
+        if (out->k == first_k && first_k > 1) {
             first_k = first_k > BLOCKED_K_CANDIDATES - 2 ? first_k - (BLOCKED_K_CANDIDATES - 2) : 1;
-        } else if (*k == last_k && last_k < BLOOM_K_MAX) {
+        } else if (out->k == last_k && last_k < BLOOM_K_MAX) {
             first_k = last_k - 1;
         } else {
             break;
         }
     }
-    *lines = ceil((double)n / load);
+    out->p = p;
+    return BLOOM_OK;
 }
 
 bloom_status bloom_size(uint64_t n, double p, int layout, bloom_header *out, double *bytes_needed) {
+    return bloom_size_designed(n, p, layout, NULL, out, bytes_needed);
+}
+
+bloom_status bloom_size_designed(uint64_t n, double p, int layout,
+                                 const bloom_blocked_design *design, bloom_header *out,
+                                 double *bytes_needed) {
     const double ln2 = 0.693147180559945309417232121458176568;
     double words, k;
     memset(out, 0, sizeof *out);
@@ -279,9 +288,14 @@ bloom_status bloom_size(uint64_t n, double p, int layout, bloom_header *out, dou
         return BLOOM_TOO_MANY_HASHES;
     }
     if (layout == BLOOM_LAYOUT_BLOCKED) {
-        double lines;
-        size_blocked(n, p, out->k, &lines, &out->k);
-        words = lines * (BLOOM_LINE_BITS / 64);
+        /* The fewest lines that keep n keys at or below the design's load. */
+        bloom_blocked_design computed;
+        if (design == NULL || design->p != p) {
+            bloom_design_blocked(p, &computed);
+            design = &computed;
+        }
+        out->k = design->k;
+        words = ceil((double)n / design->load) * (BLOOM_LINE_BITS / 64);
     }
     *bytes_needed = BLOOM_HEADER_BYTES + 8.0 * words;
     if (*bytes_needed > BLOOM_MAX_BYTES) {

@@ -113,7 +113,16 @@ static void test_sizing_errors(void) {
     CHECK(bloom_size(10, 4.9406564584124654e-324, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
           BLOOM_TOO_MANY_HASHES);
     CHECK_U64(h.k, 1074);
-    /* More than 2^62 bytes: too big for the core, and the size is still reported. */
+    /* More than 2^61 bytes (m would not fit in 64 bits): too big for the core, and the size is
+    ** still reported. Just below 2^61 bytes is still sized, in both layouts. */
+    CHECK(bloom_size(UINT64_C(2900000000000000000), 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
+          BLOOM_TOO_BIG);
+    CHECK(bytes > 3.4e18 && bytes < 3.5e18);
+    CHECK(bloom_size(INT64_MAX, 0.3, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(INT64_MAX, 0.3, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(UINT64_C(1900000000000000000), 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
+          BLOOM_OK);
+    CHECK(h.m / 8 + 64 == bytes && h.m > UINT64_C(1) << 63);
     CHECK(bloom_size(UINT64_C(1) << 62, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
     CHECK(bytes > 5.5e18 && bytes < 5.6e18);
     CHECK(bloom_size(UINT64_MAX, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
