@@ -1,19 +1,20 @@
 #!/bin/sh
 # Installs better-sqlite3 (package.json here) into WORKDIR, outside the source
 # tree, then runs test.js with node's test runner against the extension.
-# Exits 77 (a skip for ctest) only when npm cannot reach its registry.
+# Exits 77 (a skip for ctest, with the reason) when there is no Node.js 20 or later with npm,
+# or when npm cannot reach its registry: better-sqlite3 cannot be installed then.
 # Usage: run.sh NODE NPM WORKDIR EXTENSION
 set -u
 node=$1 npm=$2 workdir=$3 extension=$4
 here=$(cd "$(dirname "$0")" && pwd)
 
 for tool in "$node" "$npm"; do
-    command -v "$tool" >/dev/null || { echo "$tool not found: install Node.js 20 or later, with npm"; exit 1; }
+    command -v "$tool" >/dev/null || { echo "SKIP: $tool not found: install Node.js 20 or later, with npm"; exit 77; }
 done
 version=$("$node" -p 'process.versions.node') || exit 1
 if [ "${version%%.*}" -lt 20 ]; then
-    echo "node $version is too old: better-sqlite3@12 and this test need node 20 or later"
-    exit 1
+    echo "SKIP: node $version is too old: better-sqlite3@12 and this test need node 20 or later"
+    exit 77
 fi
 
 mkdir -p "$workdir" || exit 1
