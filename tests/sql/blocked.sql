@@ -36,6 +36,26 @@ SELECT bloom_might_contain(bloom_add(@f, 'new key'), 'new key'), json_extract(bl
 SELECT json_extract(bloom_info(@f), '$.estimated_keys') BETWEEN 99000 AND 101000, json_extract(bloom_info(@f), '$.over_capacity');
 -- => 1|0
 
+-- Groups share the costly part of sizing (the design for p, kept for the statement): each
+-- group's filter is still the one a statement of its own builds, also when p changes
+-- between groups, and when n is NULL.
+CREATE TABLE grouped AS
+WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 60)
+SELECT g, bloom_build(g, 1000, 1e-9, 'blocked') AS same_p,
+       bloom_build(g, 1000, 0.001 * (1 + g % 3), 'blocked') AS changing_p,
+       bloom_build(g, NULL, 1e-6, 'blocked') AS sized_at_end
+FROM s GROUP BY g;
+SELECT same_p = bloom_build(59, 1000, 1e-9, 'blocked') FROM grouped WHERE g = 59;
+-- => 1
+SELECT changing_p = bloom_build(58, 1000, 0.002, 'blocked') FROM grouped WHERE g = 58;
+-- => 1
+SELECT changing_p = bloom_build(59, 1000, 0.003, 'blocked') FROM grouped WHERE g = 59;
+-- => 1
+SELECT changing_p = bloom_build(60, 1000, 0.001, 'blocked') FROM grouped WHERE g = 60;
+-- => 1
+SELECT sized_at_end = bloom_build(60, NULL, 1e-6, 'blocked') FROM grouped WHERE g = 60;
+-- => 1
+
 -- A standard and a blocked filter never merge, even of the same size.
 SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 1000, 0.01, 'blocked'));
 -- error: bloom_union: incompatible filters: layout 1 and layout 2

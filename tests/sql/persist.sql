@@ -12,7 +12,8 @@ SELECT length(filter), hex(filter) = (SELECT hex FROM fingerprint) FROM filters 
 -- => 1198200|1
 SELECT bloom_might_contain((SELECT filter FROM filters WHERE name = 'users'), 'user77@example.com');
 -- => 1
-SELECT count(*) FROM users WHERE bloom_might_contain((SELECT filter FROM filters WHERE name = 'users'), email) = 0;
+--! param @users SELECT filter FROM filters WHERE name = 'users'
+SELECT count(*) FROM users WHERE bloom_might_contain(@users, email) = 0;
 -- => 0
 -- Updating it in place with a rebuilt filter, then reading it back.
 INSERT INTO users VALUES ('eve@example.com');

@@ -617,6 +617,18 @@ static void test_blocked_model_closed_form(void) {
 static void test_blocked_sizing(void) {
     static const uint64_t ns[] = {1, 20, 1000, 54321, 1000000, 1000000000};
     static const double ps[] = {0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-9};
+    /* The smallest rates, down to what 64 hash functions allow: the model still meets p. */
+    static const double tiny[] = {1e-12, 1e-15, 1e-19};
+    for (size_t j = 0; j < sizeof tiny / sizeof tiny[0]; j++) {
+        bloom_header h;
+        bloom_blocked_design design;
+        double bytes;
+        CHECK(bloom_design_blocked(tiny[j], &design) == BLOOM_OK && design.p == tiny[j]);
+        CHECK(design.k >= 1 && design.k <= BLOOM_K_MAX);
+        CHECK(bloom_size_designed(1000, tiny[j], BLOOM_LAYOUT_BLOCKED, &design, &h, &bytes) ==
+              BLOOM_OK);
+        CHECK(bloom_blocked_fp_rate(1000.0 / (double)(h.m / 512), h.k) <= tiny[j]);
+    }
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
             bloom_header h;
