@@ -44,7 +44,19 @@
 **  (8) bloom_version() returns the extension's version.
 */
 #include "sqlite3ext.h"
+#if !defined(SQLITE_CORE) && !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+/* SQLite's routines, which sqlite3ext.h calls through sqlite3_api: stored by every load, from
+** whichever thread opens a connection, while other threads call the functions. An atomic makes
+** that no data race; relaxed is enough, the table it points to is SQLite's and never changes.
+** Without C11 atomics it is SQLite's usual plain pointer; with SQLITE_CORE there is none. */
+static _Atomic(const sqlite3_api_routines *) bloom_api;
+#define sqlite3_api atomic_load_explicit(&bloom_api, memory_order_relaxed)
+#define BLOOM_STORE_API(routines) atomic_store_explicit(&bloom_api, routines, memory_order_relaxed)
+#else
 SQLITE_EXTENSION_INIT1
+#define BLOOM_STORE_API(routines) SQLITE_EXTENSION_INIT2(routines)
+#endif
 
 #include "bloom_core.h"
 #include "sqlite_bloom.h"
@@ -789,7 +801,7 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
         {"bloom_union", 1, NULL, union_step, union_final},
     };
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-    SQLITE_EXTENSION_INIT2(pApi);
+    BLOOM_STORE_API(pApi);
     /* sqlite3_str (3.25) and SQLITE_INNOCUOUS (3.31): refuse older libraries, whose
     ** routine tables end before what this code calls. */
     if (sqlite3_libversion_number() < MIN_SQLITE_VERSION) {

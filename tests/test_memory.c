@@ -13,6 +13,7 @@
 */
 #include <sqlite3.h>
 
+#include "allocator.h"
 #include "check.h"
 
 #include <stdlib.h>
@@ -32,18 +33,7 @@ static void *counting_realloc(void *old, int bytes) {
 
 /* Installs the counting allocator around SQLite's default one; exits on failure. */
 static void install_counting_allocator(void) {
-    sqlite3_mem_methods counting;
-    if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &default_allocator) != SQLITE_OK) {
-        fprintf(stderr, "test_memory: cannot read the allocator\n");
-        exit(2);
-    }
-    counting = default_allocator;
-    counting.xMalloc = counting_malloc;
-    counting.xRealloc = counting_realloc;
-    if (sqlite3_config(SQLITE_CONFIG_MALLOC, &counting) != SQLITE_OK) {
-        fprintf(stderr, "test_memory: cannot install the allocator\n");
-        exit(2);
-    }
+    wrap_sqlite_allocator(&default_allocator, counting_malloc, counting_realloc, "test_memory");
 }
 
 /* Runs sql, binding ?1 = filter (may be NULL) and ?2 = rows; returns the allocation calls it

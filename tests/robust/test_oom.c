@@ -1,0 +1,556 @@
+/*
+** test_oom.c: every allocation failure while the extension works ends cleanly.
+**
+** Usage: test_oom EXTENSION
+**
+** Installs a failing allocator with SQLITE_CONFIG_MALLOC, then, for every
+** operation below and for N = 1, 2, ..., runs the operation with the Nth
+** allocation failing: once (first pass), or that one and every later one
+** (second pass), until a run makes fewer than N allocations. Every run must
+**  - end in SQLITE_NOMEM, having returned only rows of the correct result
+**    before it, or give exactly the result (or error) of an unfailed run;
+**  - leave sqlite3_memory_used() where it was before the statement was prepared;
+**  - leave the connection usable: a health query gives its usual answer.
+** Failures inside SQLite (prepare, sorting, text conversion) count as well as
+** the extension's own. Lookaside is turned off so that every allocation
+** reaches the allocator. Prints the failure points survived per operation.
+*/
+#if defined(__linux__)
+#define _GNU_SOURCE /* dladdr */
+#endif
+#include <sqlite3.h>
+
+#include "allocator.h"
+#include "check.h"
+#include "text.h"
+
+#include <stdlib.h>
+#ifdef __GLIBC__
+#include <dlfcn.h>
+#include <execinfo.h>
+#endif
+
+/* Stop a pass after this many failure points: a run that never ends is a bug. */
+#define MAX_FAILURE_POINTS 1000000
+
+/* SQLite's own allocator, which the failing one forwards to. */
+static sqlite3_mem_methods default_allocator;
+
+/* The failure plan: counts allocations while armed and fails the chosen ones. */
+static struct {
+    int armed;
+    int persistent;          /* fail every allocation from fail_at on, not only that one */
+    long long fail_at;       /* 1-based number of the allocation to fail */
+    long long allocations;   /* xMalloc and xRealloc calls since armed */
+    long long failures_made; /* of those, the ones that returned NULL */
+    int failed_in_extension; /* one of those was made with the extension's code on the stack */
+} plan;
+
+/* Where the extension is mapped: the base address of the object holding sqlite3_bloom_init. */
+static const void *extension_base;
+
+/* Whether a return address in the extension is on the current stack (glibc only; 0 elsewhere). */
+static int extension_on_stack(void) {
+#ifdef __GLIBC__
+    void *frames[64];
+    int depth = backtrace(frames, 64);
+    for (int i = 0; i < depth; i++) {
+        Dl_info where;
+        if (dladdr(frames[i], &where) != 0 && where.dli_fbase == extension_base) {
+            return 1;
+        }
+    }
+#endif
+    return 0;
+}
+
+/* Finds where the extension, already loaded from path, is mapped; exits on failure. */
+static void locate_extension(const char *path) {
+#ifdef __GLIBC__
+    void *handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    void *entry = handle != NULL ? dlsym(handle, "sqlite3_bloom_init") : NULL;
+    Dl_info where;
+    if (entry == NULL || dladdr(entry, &where) == 0 || dlclose(handle) != 0) {
+        fprintf(stderr, "test_oom: cannot locate %s: %s\n", path, dlerror());
+        exit(2);
+    }
+    extension_base = where.dli_fbase;
+#else
+    (void)path;
+#endif
+}
+
+/* Whether the allocation being made now must fail; counts it. */
+static int allocation_must_fail(void) {
+    if (!plan.armed) {
+        return 0;
+    }
+    plan.allocations++;
+    if (plan.allocations == plan.fail_at || (plan.persistent && plan.allocations > plan.fail_at)) {
+        plan.failures_made++;
+        plan.failed_in_extension |= extension_on_stack();
+        return 1;
+    }
+    return 0;
+}
+
+/* xMalloc: SQLite's, or NULL when the plan says so. */
+static void *failing_malloc(int bytes) {
+    return allocation_must_fail() ? NULL : default_allocator.xMalloc(bytes);
+}
+
+/* xRealloc: SQLite's, or NULL (the old block kept) when the plan says so. */
+static void *failing_realloc(void *old, int bytes) {
+    return allocation_must_fail() ? NULL : default_allocator.xRealloc(old, bytes);
+}
+
+/* Installs the failing allocator around SQLite's default one; exits on failure. */
+static void install_failing_allocator(void) {
+    wrap_sqlite_allocator(&default_allocator, failing_malloc, failing_realloc, "test_oom");
+    if (sqlite3_initialize() != SQLITE_OK) {
+        fprintf(stderr, "test_oom: cannot initialize SQLite\n");
+        exit(2);
+    }
+}
+
+/* Starts counting allocations, failing the fail_at-th (and later ones if persistent). */
+static void arm(long long fail_at, int persistent) {
+    plan.armed = 1;
+    plan.persistent = persistent;
+    plan.fail_at = fail_at;
+    plan.allocations = 0;
+    plan.failures_made = 0;
+    plan.failed_in_extension = 0;
+}
+
+/* Stops failing allocations; returns how many failed since arm(). */
+static long long disarm(void) {
+    plan.armed = 0;
+    return plan.failures_made;
+}
+
+/* Appends column i of the current row of stmt: its type and its value, BLOBs in hex. */
+static void append_column(text *out, sqlite3_stmt *stmt, int i) {
+    char buf[64];
+    int type = sqlite3_column_type(stmt, i);
+    if (type == SQLITE_BLOB) {
+        const unsigned char *blob = sqlite3_column_blob(stmt, i);
+        int bytes = sqlite3_column_bytes(stmt, i);
+        text_append(out, "x'", 2);
+        for (int b = 0; b < bytes && blob != NULL; b++) {
+            snprintf(buf, sizeof buf, "%02X", blob[b]);
+            text_append(out, buf, 2);
+        }
+        text_append(out, "'", 1);
+    } else if (type == SQLITE_NULL) {
+        text_append(out, "NULL", 4);
+    } else {
+        const char *value = (const char *)sqlite3_column_text(stmt, i);
+        snprintf(buf, sizeof buf, "%d:", type);
+        text_append(out, buf, strlen(buf));
+        text_append(out, value ? value : "(null)",
+                    value ? (size_t)sqlite3_column_bytes(stmt, i) : 6);
+    }
+}
+
+/* A filter (or any BLOB) kept in the C heap, bound to statements without a copy. */
+typedef struct blob {
+    void *bytes;
+    int length;
+} blob;
+
+/*
+** Runs sql on db with ?1 and ?2, where it has them, bound to parameters[0] and [1],
+** appending each row to rows as one line. Returns SQLITE_DONE, or the result code of
+** the failure, whose message then ends rows.
+*/
+static int run_statement(sqlite3 *db, const char *sql, const blob *parameters, text *rows) {
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    for (int i = 0; rc == SQLITE_OK && i < sqlite3_bind_parameter_count(stmt); i++) {
+        if (i < 2 && parameters[i].bytes != NULL) {
+            rc = sqlite3_bind_blob(stmt, i + 1, parameters[i].bytes, parameters[i].length,
+                                   SQLITE_STATIC);
+        }
+    }
+    if (rc == SQLITE_OK) {
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+            /* Reading a row converts numbers to text: the test's doing, not under test. */
+            int armed = plan.armed;
+            plan.armed = 0;
+            for (int i = 0; i < sqlite3_column_count(stmt); i++) {
+                text_append(rows, i > 0 ? "|" : "", i > 0 ? 1 : 0);
+                append_column(rows, stmt, i);
+            }
+            text_append(rows, "\n", 1);
+            plan.armed = armed;
+        }
+    }
+    int finalize_rc = sqlite3_finalize(stmt);
+    if (rc == SQLITE_DONE && finalize_rc != SQLITE_OK) {
+        rc = finalize_rc;
+    }
+    if (rc != SQLITE_DONE) {
+        char code[32];
+        snprintf(code, sizeof code, "error %d: ", rc);
+        text_append(rows, code, strlen(code));
+        text_append(rows, sqlite3_errmsg(db), strlen(sqlite3_errmsg(db)));
+    }
+    return rc;
+}
+
+/* One operation under test: SQL run on one of the fixture databases. */
+typedef struct operation {
+    const char *name;
+    int utf16;          /* run on the UTF-16 database instead of the UTF-8 one */
+    const char *sql;    /* may use ?1 (the standard filter 'a') and ?2 (the blocked one) */
+    const char *starts; /* how the result of an unfailed run starts */
+} operation;
+
+static const operation operations[] = {
+    {"build, n fixed, standard", 0, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601"},
+    {"build, n fixed, blocked", 0, "SELECT bloom_build(k, 1000, 0.01, 'blocked') FROM keys",
+     "x'5351424601"},
+    {"build, n NULL, standard, set grows", 0, "SELECT bloom_build(k) FROM dups", "x'5351424601"},
+    {"build, n NULL, blocked, set grows", 0,
+     "SELECT bloom_build(k, NULL, 0.001, 'blocked') FROM dups", "x'5351424601"},
+    {"build, GROUP BY, both sizings", 0,
+     "SELECT g, bloom_build(k, 100, 0.01), bloom_build(k, NULL, 0.01, 'blocked') FROM keys "
+     "GROUP BY g ORDER BY g",
+     "1:0|x'5351424601"},
+    {"build, computed keys", 0,
+     "SELECT bloom_build(substr(k, 2), 1000, 0.01), bloom_build(zeroblob(rowid % 13), 20, 0.01) "
+     "FROM keys",
+     "x'5351424601"},
+    {"build, UTF-16 database", 1, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601"},
+    {"probe, bound filters", 0,
+     "SELECT sum(bloom_might_contain(?1, k)), sum(bloom_might_contain(?2, k)), "
+     "sum(bloom_might_contain(?1, k || 'x')) FROM keys",
+     "1:400|1:400|"},
+    {"probe, computed keys", 0,
+     "SELECT sum(bloom_might_contain(?1, substr(k, 1))), "
+     "sum(bloom_might_contain(?2, zeroblob(rowid % 5))) FROM keys",
+     "1:"},
+    {"probe, filter from a subquery", 0,
+     "SELECT count(*) FROM keys WHERE bloom_might_contain((SELECT f FROM filters WHERE name = "
+     "'a'), k)",
+     "1:400\n"},
+    {"probe, UTF-16 database", 1,
+     "SELECT sum(bloom_might_contain(?1, k)), sum(bloom_might_contain(?2, k)) FROM keys",
+     "1:400|1:400\n"},
+    {"bloom_union, scalar", 0,
+     "SELECT bloom_union(a.f, b.f), bloom_union(b.f, a.f) FROM parts a, parts b "
+     "WHERE a.g = 0 AND b.g = 1",
+     "x'5351424601"},
+    {"bloom_union, aggregate", 0, "SELECT bloom_union(f) FROM parts", "x'5351424601"},
+    {"bloom_add", 0,
+     "SELECT bloom_add(bloom_add(f, 'new'), 42), bloom_add(f, NULL) FROM filters WHERE name = 'a'",
+     "x'5351424601"},
+    {"bloom_info", 0, "SELECT name, bloom_info(f) FROM filters ORDER BY name",
+     "3:a|3:{\"format_version\":1,"},
+    {"error: not a filter", 0, "SELECT bloom_might_contain(CAST('SQBF, and then?' AS BLOB), 1)",
+     "error 1: bloom_might_contain: not a Bloom filter: length 15 is shorter"},
+    {"error: bad n", 0,
+     "SELECT bloom_build(k, 'a text long enough to be cut in the message', 0.01) FROM keys",
+     "error 1: bloom_build: n must be a whole number >= 1 or NULL, got 'a text long"},
+    {"error: incompatible filters", 0,
+     "SELECT bloom_union(f) FROM filters WHERE name IN ('a', 'small')",
+     "error 1: bloom_union: incompatible filters: m = 9600 and m = 128 bits"},
+};
+
+/* The fixtures: keys of every type, keys given twice, and filters built from them. */
+static const char fixture_sql[] =
+    "CREATE TABLE keys(g INTEGER, k);"
+    "INSERT INTO keys WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 400)"
+    "  SELECT i % 4, CASE i % 4 WHEN 0 THEN i * 7919 WHEN 1 THEN 'key ' || i"
+    "  WHEN 2 THEN CAST('blob ' || i AS BLOB) ELSE i + 0.5 END FROM s;"
+    "CREATE TABLE dups(k);"
+    "INSERT INTO dups WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < "
+    "3999)"
+    "  SELECT CASE WHEN i % 2000 < 1000 THEN i % 2000 ELSE 'key ' || (i % 2000) END FROM s;"
+    "CREATE TABLE filters(name TEXT PRIMARY KEY, f BLOB);"
+    "INSERT INTO filters SELECT 'a', bloom_build(k, 1000, 0.01) FROM keys;"
+    "INSERT INTO filters SELECT 'blocked', bloom_build(k, 1000, 0.01, 'blocked') FROM keys;"
+    "INSERT INTO filters SELECT 'small', bloom_build(k, 10, 0.01) FROM keys;"
+    "CREATE TABLE parts(g INTEGER, f BLOB);"
+    "INSERT INTO parts SELECT g, bloom_build(k, 1000, 0.01) FROM keys GROUP BY g;"
+    "INSERT INTO parts VALUES (NULL, NULL);";
+
+/* A connection to an in-memory database with the extension loaded and lookaside off;
+** exits on failure. */
+static sqlite3 *open_connection(const char *extension, int utf16) {
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_LOOKASIDE, NULL, 0, 0) != SQLITE_OK ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
+        sqlite3_load_extension(db, extension, NULL, &err) != SQLITE_OK ||
+        sqlite3_exec(db, utf16 ? "PRAGMA encoding = 'UTF-16le'" : "SELECT 1", NULL, NULL, NULL) !=
+            SQLITE_OK) {
+        fprintf(stderr, "test_oom: cannot open a database with %s: %s\n", extension,
+                err ? err : sqlite3_errmsg(db));
+        exit(2);
+    }
+    return db;
+}
+
+/* Creates the fixtures in db; exits on failure. */
+static void create_fixtures(sqlite3 *db) {
+    char *err = NULL;
+    if (sqlite3_exec(db, fixture_sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "test_oom: cannot create the fixtures: %s\n", err ? err : "?");
+        exit(2);
+    }
+}
+
+/* Reads the filter named name from db into a C heap buffer; exits on failure. */
+static blob read_filter(sqlite3 *db, const char *name) {
+    sqlite3_stmt *stmt = NULL;
+    blob filter = {NULL, 0};
+    if (sqlite3_prepare_v2(db, "SELECT f FROM filters WHERE name = ?1", -1, &stmt, NULL) !=
+            SQLITE_OK ||
+        sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC) != SQLITE_OK ||
+        sqlite3_step(stmt) != SQLITE_ROW) {
+        fprintf(stderr, "test_oom: cannot read filter %s: %s\n", name, sqlite3_errmsg(db));
+        exit(2);
+    }
+    filter.length = sqlite3_column_bytes(stmt, 0);
+    filter.bytes = malloc((size_t)filter.length);
+    if (filter.bytes == NULL) {
+        fprintf(stderr, "test_oom: out of memory in the test itself\n");
+        exit(2);
+    }
+    memcpy(filter.bytes, sqlite3_column_blob(stmt, 0), (size_t)filter.length);
+    if (sqlite3_finalize(stmt) != SQLITE_OK) {
+        fprintf(stderr, "test_oom: cannot read filter %s\n", name);
+        exit(2);
+    }
+    return filter;
+}
+
+/* A query that uses the extension and the tables, and its answer on an unharmed connection. */
+static const char health_sql[] =
+    "SELECT count(*), (SELECT bloom_might_contain(bloom_build(1, 10, 0.1), 1)), "
+    "(SELECT count(*) FROM filters) FROM keys";
+static const char health_answer[] = "1:400|1:1|1:3\n";
+
+/* Whether sql, without parameters, gives exactly answer on db; prints what it gave if not. */
+static int answers(sqlite3 *db, const char *sql, const char *answer) {
+    static const blob none[2] = {{NULL, 0}, {NULL, 0}};
+    text rows = {NULL, 0, 0};
+    text_append(&rows, "", 0);
+    int right =
+        run_statement(db, sql, none, &rows) == SQLITE_DONE && strcmp(rows.data, answer) == 0;
+    if (!right) {
+        fprintf(stderr, "    %.60s... answers: %s\n", sql, rows.data);
+    }
+    free(rows.data);
+    return right;
+}
+
+/* Whether db still answers the health query correctly. */
+static int connection_is_healthy(sqlite3 *db) {
+    return answers(db, health_sql, health_answer);
+}
+
+/*
+** Brings db to the state every failing run starts from, so that the memory a run leaves
+** behind is the run's own: the connection's error value is made as large as any message
+** will need (SQLite keeps its buffer), and the health query has run once.
+*/
+static void settle_connection(sqlite3 *db) {
+    static const blob none[2] = {{NULL, 0}, {NULL, 0}};
+    char sql[600] = "SELECT ";
+    text rows = {NULL, 0, 0};
+    text_append(&rows, "", 0);
+    /* "no such function: xxx...": longer than any message of the operations. */
+    memset(sql + 7, 'x', 500);
+    memcpy(sql + 507, "()", 3);
+    CHECK(run_statement(db, sql, none, &rows) == SQLITE_ERROR);
+    CHECK(connection_is_healthy(db));
+    free(rows.data);
+}
+
+/* What one pass over an operation came to. */
+typedef struct tally {
+    long long points;       /* runs with a failed allocation, each ending cleanly */
+    long long in_extension; /* of those, runs where the extension's code was on the stack of one */
+    long long absorbed;     /* of those, runs that gave the correct result all the same */
+} tally;
+
+/* Adds the counts of b to a. */
+static void tally_add(tally *a, tally b) {
+    a->points += b.points;
+    a->in_extension += b.in_extension;
+    a->absorbed += b.absorbed;
+}
+
+/* Prints one line of the table: both passes of an operation. */
+static void print_tallies(const char *name, tally once, tally persistent, const char *result) {
+    int shown = (int)strcspn(result, "\n");
+    printf("%-36s %6lld %6lld %6lld   %6lld %6lld   %.*s\n", name, once.points, once.in_extension,
+           once.absorbed, persistent.points, persistent.in_extension, shown < 40 ? shown : 40,
+           result);
+}
+
+/*
+** Runs op on db with the Nth allocation failing (then every later one if persistent),
+** N = 1, 2, ..., until a run makes no failing allocation; checks each run against
+** reference, the result of an unfailed run.
+*/
+static tally fail_each_allocation(sqlite3 *db, const operation *op, const blob *parameters,
+                                  const text *reference, int persistent) {
+    text rows = {NULL, 0, 0};
+    tally counts = {0, 0, 0};
+    text_append(&rows, "", 0);
+    for (long long fail_at = 1; fail_at <= MAX_FAILURE_POINTS; fail_at++) {
+        text_clear(&rows);
+        sqlite3_int64 memory_before = sqlite3_memory_used();
+        arm(fail_at, persistent);
+        int rc = run_statement(db, op->sql, parameters, &rows);
+        long long failures = disarm();
+        sqlite3_int64 memory_after = sqlite3_memory_used();
+        int nomem = (rc & 0xFF) == SQLITE_NOMEM;
+        /* Before a NOMEM, only rows of the correct result; otherwise the correct result. */
+        const char *error_at = nomem ? strstr(rows.data, "error ") : NULL;
+        size_t rows_before_error = error_at ? (size_t)(error_at - rows.data) : rows.len;
+        int correct =
+            nomem ? failures > 0 && strncmp(rows.data, reference->data, rows_before_error) == 0
+                  : strcmp(rows.data, reference->data) == 0;
+        int healthy = connection_is_healthy(db);
+        if (!check_record(correct && memory_after == memory_before && healthy, __FILE__, __LINE__,
+                          "a failed allocation ended cleanly")) {
+            fprintf(stderr,
+                    "    %s, allocation %lld failing%s: result code %d, %s, memory %lld -> %lld, "
+                    "connection %s\n    got:      %.300s\n    expected: %.300s\n",
+                    op->name, fail_at, persistent ? " and every later one" : "", rc,
+                    correct ? "correct" : "WRONG", (long long)memory_before,
+                    (long long)memory_after, healthy ? "healthy" : "BROKEN", rows.data,
+                    reference->data);
+            break;
+        }
+        if (failures == 0) {
+            break; /* the run made fewer than fail_at allocations: nothing left to fail */
+        }
+        counts.points++;
+        counts.in_extension += plan.failed_in_extension;
+        counts.absorbed += !nomem;
+    }
+    free(rows.data);
+    return counts;
+}
+
+/* Both passes over one operation; prints them and adds them to *total. */
+static void exercise_operation(sqlite3 *db, const operation *op, const blob *parameters,
+                               tally *total) {
+    text reference = {NULL, 0, 0};
+    text_append(&reference, "", 0);
+    run_statement(db, op->sql, parameters, &reference);
+    if (!CHECK(strncmp(reference.data, op->starts, strlen(op->starts)) == 0)) {
+        fprintf(stderr, "    %s gives: %.200s\n", op->name, reference.data);
+    }
+    settle_connection(db);
+    tally once = fail_each_allocation(db, op, parameters, &reference, 0);
+    tally persistent = fail_each_allocation(db, op, parameters, &reference, 1);
+    print_tallies(op->name, once, persistent, reference.data);
+    tally_add(total, once);
+    tally_add(total, persistent);
+    free(reference.data);
+}
+
+/* Every function of the extension, as a freshly loaded connection must answer it. */
+static const char loaded_sql[] =
+    "SELECT bloom_version() IS NOT NULL, bloom_might_contain(bloom_add(bloom_union(f, f), 3), 3), "
+    "json_extract(bloom_info(f), '$.keys_added'), length(f), "
+    "(SELECT length(bloom_union(f)) FROM (SELECT bloom_build(1, 10, 0.1, 'blocked') AS f)) "
+    "FROM (SELECT bloom_build(x, 10, 0.1) AS f FROM (SELECT 1 AS x UNION ALL SELECT 2))";
+static const char loaded_answer[] = "1:1|1:1|1:2|1:72|1:128\n";
+
+/* Whether every function of the extension is there and right in db. */
+static int connection_is_healthy_when_loaded(sqlite3 *db) {
+    return answers(db, loaded_sql, loaded_answer);
+}
+
+/*
+** Loads the extension into a fresh connection with the Nth allocation failing (then every
+** later one if persistent), N = 1, 2, ...: SQLITE_OK and every function right, or an error;
+** closing the connection returns all its memory.
+*/
+static tally fail_each_allocation_while_loading(const char *extension, int persistent) {
+    tally counts = {0, 0, 0};
+    for (long long fail_at = 1; fail_at <= MAX_FAILURE_POINTS; fail_at++) {
+        sqlite3 *db = NULL;
+        char *err = NULL;
+        sqlite3_int64 memory_before = sqlite3_memory_used();
+        if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+            sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK) {
+            fprintf(stderr, "test_oom: cannot open a database\n");
+            exit(2);
+        }
+        arm(fail_at, persistent);
+        int rc = sqlite3_load_extension(db, extension, NULL, &err);
+        long long failures = disarm();
+        long long failed_in_extension = plan.failed_in_extension;
+        sqlite3_free(err);
+        int clean = rc == SQLITE_OK ? connection_is_healthy_when_loaded(db)
+                                    : failures > 0 && (rc == SQLITE_ERROR || rc == SQLITE_NOMEM);
+        int closed = sqlite3_close(db) == SQLITE_OK;
+        if (!check_record(clean && closed && sqlite3_memory_used() == memory_before, __FILE__,
+                          __LINE__, "a failed allocation while loading ended cleanly")) {
+            fprintf(stderr, "    allocation %lld failing%s: result code %d, memory %lld -> %lld\n",
+                    fail_at, persistent ? " and every later one" : "", rc, (long long)memory_before,
+                    (long long)sqlite3_memory_used());
+            break;
+        }
+        if (failures == 0) {
+            break;
+        }
+        counts.points++;
+        counts.in_extension += failed_in_extension;
+        counts.absorbed += rc == SQLITE_OK;
+    }
+    return counts;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s EXTENSION\n", argv[0]);
+        return 2;
+    }
+    install_failing_allocator();
+    sqlite3 *databases[2];
+    blob parameters[2][2];
+    for (int utf16 = 0; utf16 < 2; utf16++) {
+        databases[utf16] = open_connection(argv[1], utf16);
+        create_fixtures(databases[utf16]);
+        parameters[utf16][0] = read_filter(databases[utf16], "a");
+        parameters[utf16][1] = read_filter(databases[utf16], "blocked");
+    }
+    locate_extension(argv[1]);
+
+    tally total = {0, 0, 0};
+    printf("failure points survived: failing the Nth allocation once (points, with the "
+           "extension's code on the stack, correct result all the same), then persistently\n");
+    printf("%-36s %6s %6s %6s   %6s %6s   %s\n", "operation", "once", "in ext", "same", "persis",
+           "in ext", "unfailed result");
+    for (size_t i = 0; i < sizeof operations / sizeof operations[0]; i++) {
+        const operation *op = &operations[i];
+        exercise_operation(databases[op->utf16], op, parameters[op->utf16], &total);
+    }
+    tally loading_once = fail_each_allocation_while_loading(argv[1], 0);
+    tally loading_persistent = fail_each_allocation_while_loading(argv[1], 1);
+    print_tallies("loading the extension", loading_once, loading_persistent, "");
+    tally_add(&total, loading_once);
+    tally_add(&total, loading_persistent);
+    printf("total, both passes: %lld failure points, %lld with the extension's code on the "
+           "stack, %lld with the correct result all the same\n",
+           total.points, total.in_extension, total.absorbed);
+
+    for (int utf16 = 0; utf16 < 2; utf16++) {
+        CHECK(sqlite3_close(databases[utf16]) == SQLITE_OK);
+        free(parameters[utf16][0].bytes);
+        free(parameters[utf16][1].bytes);
+    }
+    CHECK_U64(sqlite3_memory_used(), 0);
+    return check_report("test_oom");
+}

@@ -1,0 +1,312 @@
+/*
+** test_threads.c: the extension used from several threads at once.
+**
+** Usage: test_threads EXTENSION
+**
+** Part 1: THREADS threads start together; each opens its own in-memory
+** database, loads the extension, makes the same keys and, ROUNDS times,
+** builds filters of both layouts (n given and n NULL), probes every key
+** (each must answer 1), takes a union and bloom_info, and probes a filter
+** shared by all threads (one buffer, bound without a copy). The filters of
+** every thread must be byte for byte those the main thread builds alone.
+**
+** Part 2: one connection opened with SQLITE_OPEN_FULLMUTEX (serialized),
+** shared by THREADS threads that build and probe on it at once, probing row
+** by row so that their statements interleave. The same checks.
+**
+** Built with -fsanitize=thread, this is the ThreadSanitizer test.
+*/
+#include <sqlite3.h>
+
+#include "check.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+enum {
+    THREADS = 4,     /* threads in each part */
+    ROUNDS = 3,      /* builds and probes per thread */
+    KEYS = 20000,    /* distinct keys, of every type */
+    FILTER_KINDS = 3 /* filters built per round: see build_sql */
+};
+
+/* The keys every database holds: KEYS distinct integers, reals, TEXT and BLOBs. */
+static const char keys_sql[] =
+    "CREATE TABLE keys(k);"
+    "INSERT INTO keys WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < "
+    "20000)"
+    "  SELECT CASE i % 4 WHEN 0 THEN i * 2654435761 WHEN 1 THEN i + 0.25"
+    "  WHEN 2 THEN 'key ' || i ELSE CAST('blob ' || i AS BLOB) END FROM s;";
+
+/* The filters built each round. */
+static const char *const build_sql[FILTER_KINDS] = {
+    "SELECT bloom_build(k, 20000, 0.01) FROM keys",
+    "SELECT bloom_build(k, 20000, 0.001, 'blocked') FROM keys",
+    "SELECT bloom_build(k) FROM keys",
+};
+
+/* A BLOB in the C heap. */
+typedef struct blob {
+    unsigned char *bytes;
+    int length;
+} blob;
+
+/* Everything the threads share: the extension, the reference filters, the start gate. */
+typedef struct shared {
+    const char *extension;
+    blob reference[FILTER_KINDS]; /* built by the main thread alone */
+    sqlite3 *serialized;          /* part 2: the one connection */
+    pthread_mutex_t gate_lock;
+    pthread_cond_t gate_opened;
+    int waiting; /* threads at the gate; it opens when all THREADS are there */
+} shared;
+
+/* What one thread did: its filters and any failure, reported by the main thread. */
+typedef struct worker {
+    pthread_t thread;
+    shared *common;
+    int index;
+    blob built[FILTER_KINDS]; /* of the last round */
+    int wrong_probes;         /* keys that probed 0, over every round */
+    int wrong_filters;        /* filters that differed from the reference */
+    char error[256];          /* the first failure, or empty */
+} worker;
+
+/* Records the first failure of w: what failed and SQLite's message. Returns 0. */
+static int fail(worker *w, sqlite3 *db, const char *what) {
+    if (w->error[0] == '\0') {
+        snprintf(w->error, sizeof w->error, "%s: %s", what, db ? sqlite3_errmsg(db) : "");
+    }
+    return 0;
+}
+
+/* Waits until all THREADS threads of a part have arrived, so that they start together.
+** Returns 0 after fail(). */
+static int wait_at_gate(worker *w) {
+    shared *common = w->common;
+    int rc = 0;
+    if (pthread_mutex_lock(&common->gate_lock) != 0) {
+        return fail(w, NULL, "the start gate");
+    }
+    if (++common->waiting == THREADS) {
+        common->waiting = 0;
+        rc = pthread_cond_broadcast(&common->gate_opened);
+    }
+    while (rc == 0 && common->waiting != 0) {
+        rc = pthread_cond_wait(&common->gate_opened, &common->gate_lock);
+    }
+    if (pthread_mutex_unlock(&common->gate_lock) != 0 || rc != 0) {
+        return fail(w, NULL, "the start gate");
+    }
+    return 1;
+}
+
+/* Runs sql, which returns one BLOB, and stores a copy in *out. Returns 0 after fail(). */
+static int query_blob(worker *w, sqlite3 *db, const char *sql, const blob *parameter, blob *out) {
+    sqlite3_stmt *stmt = NULL;
+    int ok = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+             (parameter == NULL || sqlite3_bind_blob(stmt, 1, parameter->bytes, parameter->length,
+                                                     SQLITE_STATIC) == SQLITE_OK) &&
+             sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) == SQLITE_BLOB;
+    if (ok) {
+        free(out->bytes);
+        out->length = sqlite3_column_bytes(stmt, 0);
+        out->bytes = malloc((size_t)out->length);
+        ok = out->bytes != NULL;
+        if (ok) {
+            memcpy(out->bytes, sqlite3_column_blob(stmt, 0), (size_t)out->length);
+        }
+    }
+    if (!ok) {
+        fail(w, db, sql);
+    }
+    sqlite3_finalize(stmt);
+    return ok;
+}
+
+/* Probes filter with every key, one row at a time; returns how many answered 0, or -1 after
+** fail(). */
+static int count_absent_keys(worker *w, sqlite3 *db, const blob *filter) {
+    sqlite3_stmt *stmt = NULL;
+    int absent = 0, rc;
+    if (sqlite3_prepare_v2(db, "SELECT bloom_might_contain(?1, k) FROM keys", -1, &stmt, NULL) !=
+            SQLITE_OK ||
+        sqlite3_bind_blob(stmt, 1, filter->bytes, filter->length, SQLITE_STATIC) != SQLITE_OK) {
+        sqlite3_finalize(stmt);
+        fail(w, db, "prepare the probe");
+        return -1;
+    }
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        absent += sqlite3_column_int(stmt, 0) != 1;
+    }
+    if (rc != SQLITE_DONE) {
+        fail(w, db, "probe");
+        absent = -1;
+    }
+    sqlite3_finalize(stmt);
+    return absent;
+}
+
+/* Whether a and b hold the same bytes. */
+static int same_blob(const blob *a, const blob *b) {
+    return a->length == b->length && memcmp(a->bytes, b->bytes, (size_t)a->length) == 0;
+}
+
+/* The union of a filter (?1) with the empty filter of the parameters bloom_info reads from it:
+** the filter itself, byte for byte. */
+static const char union_with_empty_sql[] =
+    "SELECT bloom_union(?1, bloom_build(NULL, json_extract(i, '$.n'), json_extract(i, '$.p'), "
+    "json_extract(i, '$.layout'))) FROM (SELECT bloom_info(?1) AS i)";
+
+/* Checks filter through bloom_info and bloom_union. Returns 0 after fail(). */
+static int check_info_and_union(worker *w, sqlite3 *db, const blob *filter) {
+    blob merged = {NULL, 0};
+    if (!query_blob(w, db, union_with_empty_sql, filter, &merged)) {
+        return 0;
+    }
+    w->wrong_filters += !same_blob(&merged, filter);
+    free(merged.bytes);
+    return 1;
+}
+
+/* ROUNDS times: builds every kind of filter on db, checks it against the reference, probes
+** every key in it. Returns 0 after fail(). */
+static int build_and_probe(worker *w, sqlite3 *db) {
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int kind = 0; kind < FILTER_KINDS; kind++) {
+            blob *filter = &w->built[kind];
+            if (!query_blob(w, db, build_sql[kind], NULL, filter)) {
+                return 0;
+            }
+            w->wrong_filters += !same_blob(filter, &w->common->reference[kind]);
+            int absent = count_absent_keys(w, db, filter);
+            if (absent < 0 || !check_info_and_union(w, db, filter)) {
+                return 0;
+            }
+            w->wrong_probes += absent;
+        }
+        /* One buffer read by every thread at once. */
+        int absent = count_absent_keys(w, db, &w->common->reference[0]);
+        if (absent < 0) {
+            return 0;
+        }
+        w->wrong_probes += absent;
+    }
+    return 1;
+}
+
+/* Opens an in-memory database with the given open flags, loads the extension and makes the
+** keys. Returns NULL after fail(). */
+static sqlite3 *open_database(worker *w, const char *extension, int flags) {
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    if (sqlite3_open_v2(":memory:", &db, flags | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        NULL) != SQLITE_OK ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
+        sqlite3_load_extension(db, extension, NULL, &err) != SQLITE_OK ||
+        sqlite3_exec(db, keys_sql, NULL, NULL, NULL) != SQLITE_OK) {
+        fail(w, db, err != NULL ? err : "open a database");
+        sqlite3_free(err);
+        sqlite3_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+/* Part 1: a thread with its own connection, opened (and the extension loaded) at once with
+** the other threads. */
+static void *run_own_connection(void *arg) {
+    worker *w = arg;
+    sqlite3 *db = wait_at_gate(w) ? open_database(w, w->common->extension, 0) : NULL;
+    if (db != NULL) {
+        build_and_probe(w, db);
+        if (sqlite3_close(db) != SQLITE_OK) {
+            fail(w, NULL, "close");
+        }
+    }
+    return NULL;
+}
+
+/* Part 2: a thread on the one serialized connection. */
+static void *run_shared_connection(void *arg) {
+    worker *w = arg;
+    if (wait_at_gate(w)) {
+        build_and_probe(w, w->common->serialized);
+    }
+    return NULL;
+}
+
+/* Runs THREADS workers of body and checks what each did. */
+static void run_part(shared *common, const char *name, void *(*body)(void *)) {
+    worker workers[THREADS];
+    memset(workers, 0, sizeof workers);
+    for (int i = 0; i < THREADS; i++) {
+        workers[i].common = common;
+        workers[i].index = i;
+        CHECK(pthread_create(&workers[i].thread, NULL, body, &workers[i]) == 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        worker *w = &workers[i];
+        CHECK(pthread_join(w->thread, NULL) == 0);
+        if (!CHECK(w->error[0] == '\0')) {
+            fprintf(stderr, "    %s, thread %d: %s\n", name, w->index, w->error);
+        }
+        CHECK_U64(w->wrong_probes, 0);
+        CHECK_U64(w->wrong_filters, 0);
+        for (int kind = 0; kind < FILTER_KINDS; kind++) {
+            CHECK(same_blob(&w->built[kind], &common->reference[kind]));
+            free(w->built[kind].bytes);
+        }
+    }
+    printf("%s: %d threads x %d rounds x %d filters of %d keys built and probed\n", name, THREADS,
+           ROUNDS, FILTER_KINDS, KEYS);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s EXTENSION\n", argv[0]);
+        return 2;
+    }
+    /* Without memory statistics, SQLite's allocations take no global mutex, which would order
+    ** the threads for ThreadSanitizer at every allocation and hide races between them. */
+    if (!CHECK(sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK) ||
+        !CHECK(sqlite3_threadsafe() != 0)) {
+        fprintf(stderr, "test_threads: SQLite was built without thread safety\n");
+        return check_report("test_threads");
+    }
+    shared common;
+    memset(&common, 0, sizeof common);
+    common.extension = argv[1];
+    CHECK(pthread_mutex_init(&common.gate_lock, NULL) == 0);
+    CHECK(pthread_cond_init(&common.gate_opened, NULL) == 0);
+
+    /* The reference filters, built by the main thread alone. */
+    worker main_thread;
+    memset(&main_thread, 0, sizeof main_thread);
+    sqlite3 *db = open_database(&main_thread, argv[1], 0);
+    for (int kind = 0; db != NULL && kind < FILTER_KINDS; kind++) {
+        query_blob(&main_thread, db, build_sql[kind], NULL, &common.reference[kind]);
+    }
+    if (!CHECK(db != NULL && main_thread.error[0] == '\0')) {
+        fprintf(stderr, "test_threads: %s\n", main_thread.error);
+        return check_report("test_threads");
+    }
+    CHECK(sqlite3_close(db) == SQLITE_OK);
+
+    run_part(&common, "own connections", run_own_connection);
+
+    common.serialized = open_database(&main_thread, argv[1], SQLITE_OPEN_FULLMUTEX);
+    if (CHECK(common.serialized != NULL)) {
+        run_part(&common, "one serialized connection", run_shared_connection);
+        CHECK(sqlite3_close(common.serialized) == SQLITE_OK);
+    } else {
+        fprintf(stderr, "test_threads: %s\n", main_thread.error);
+    }
+
+    for (int kind = 0; kind < FILTER_KINDS; kind++) {
+        free(common.reference[kind].bytes);
+    }
+    CHECK(pthread_cond_destroy(&common.gate_opened) == 0);
+    CHECK(pthread_mutex_destroy(&common.gate_lock) == 0);
+    return check_report("test_threads");
+}
