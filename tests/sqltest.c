@@ -24,8 +24,8 @@
 **                           the shell's .parameter set)
 **   --! needs exact reals   the next statement's expectation relies on SQLite
 **                           reading, printing and comparing REALs exactly, as
-**                           3.43+ does and 3.40 does with x87's 80-bit long
-**                           double; where SQLite lacks that (under valgrind,
+**                           3.40 does with x87's 80-bit long double (checked
+**                           at start); where SQLite lacks that (under valgrind,
 **                           which computes long double with 64 bits, or where
 **                           long double is double), the statement runs but its
 **                           result is not checked, and the runner says so
