@@ -580,23 +580,15 @@ int main(int argc, char **argv) {
     exec(&b, keys);
     sqlite3_free(cte);
     sqlite3_free(keys);
-    if (wanted(argc, argv, arg, "core")) {
-        table_core(&b);
-    }
-    if (wanted(argc, argv, arg, "probe")) {
-        table_probe(&b);
-    }
-    if (wanted(argc, argv, arg, "build")) {
-        table_build(&b);
-    }
-    if (wanted(argc, argv, arg, "exact")) {
-        table_exact(&b);
-    }
-    if (wanted(argc, argv, arg, "forms")) {
-        table_forms(&b);
-    }
-    if (wanted(argc, argv, arg, "scale")) {
-        table_scale(&b);
+    static const struct {
+        const char *name;
+        void (*print)(bench *);
+    } tables[] = {{"core", table_core},   {"probe", table_probe}, {"build", table_build},
+                  {"exact", table_exact}, {"forms", table_forms}, {"scale", table_scale}};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        if (wanted(argc, argv, arg, tables[i].name)) {
+            tables[i].print(&b);
+        }
     }
     sqlite3_close(b.db);
     remove(path);

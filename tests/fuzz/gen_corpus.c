@@ -55,6 +55,14 @@ static void put_u16(seed *s, unsigned v) {
     put_u8(s, (v >> 8) & 0xFF);
 }
 
+/* Appends one corruption of fuzz_roundtrip's input: a flip of mask at offset (modulo the
+** filter's length). */
+static void put_flip(seed *s, unsigned offset, unsigned mask) {
+    put_u8(s, 0);
+    put_u16(s, offset);
+    put_u8(s, mask);
+}
+
 /* Appends v as 8 bytes, little-endian. */
 static void put_u64(seed *s, uint64_t v) {
     for (int shift = 0; shift < 64; shift += 8) {
@@ -412,18 +420,12 @@ static void write_roundtrip_corpus(const char *dir) {
         switch (seeds[i].corruption) {
         case 1: /* two flips in the bit array */
             put_u8(&s, 2);
-            put_u8(&s, 0);
-            put_u16(&s, 64);
-            put_u8(&s, 0xFF);
-            put_u8(&s, 0);
-            put_u16(&s, 65535);
-            put_u8(&s, 0x10);
+            put_flip(&s, 64, 0xFF);
+            put_flip(&s, 65535, 0x10);
             break;
         case 2: /* a flip of k */
             put_u8(&s, 1);
-            put_u8(&s, 0);
-            put_u16(&s, 8);
-            put_u8(&s, 0x40);
+            put_flip(&s, 8, 0x40);
             break;
         case 3: /* truncated into the header */
             put_u8(&s, 1);
