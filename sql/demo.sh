@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="build-essential cmake sqlite3 libsqlite3-dev libxxhash-dev python3"
+packages="build-essential cmake sqlite3 libsqlite3-dev libxxhash-dev python3 python3-xxhash"
 missing=""
 for package in $packages; do
     if ! dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -q "install ok installed"; then

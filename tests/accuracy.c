@@ -99,16 +99,17 @@ static void measure(const run *r, double p) {
     step_row(r, build);
     int bytes = sqlite3_column_bytes(build, 0);
     const uint8_t *filter = sqlite3_column_blob(build, 0);
-    bloom_header h;
-    char why[BLOOM_WHY_MAX];
-    if (!CHECK(bloom_read_header(filter, (uint64_t)bytes, &h, why) == BLOOM_OK)) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (!CHECK(filter_open(filter, (uint64_t)bytes, &view, why) == FILTER_OK)) {
         fprintf(stderr, "    %s\n", why);
         sqlite3_finalize(build);
         return;
     }
+    bloom_header h = bloom_header_of(&view);
     sqlite3_int64 found = count_hits(r, ADDED_KEY, "?2", filter, bytes);
     sqlite3_int64 hits = count_hits(r, ABSENT_KEY, "?3", filter, bytes);
-    double model = bloom_measure(&h, filter + BLOOM_HEADER_BYTES).estimated_fp_rate;
+    double model = bloom_measure(&h, filter + FILTER_HEADER_BYTES).estimated_fp_rate;
     double rate = (double)hits / (double)r->probes;
     double sigma_model = sqrt(model * (1 - model) / (double)r->probes);
     double sigma_target = sqrt(p * (1 - p) / (double)r->probes);

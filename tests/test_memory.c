@@ -4,10 +4,10 @@
 ** Usage: test_memory EXTENSION
 **
 ** Installs a counting allocator with SQLITE_CONFIG_MALLOC and checks that
-**  - bloom_might_contain allocates nothing per row (rule 10);
+**  - bloom_might_contain allocates nothing per row (rule 13 (memory and limits));
 **  - bloom_build allocates once per group, whatever the number of rows;
 **  - a filter beyond the heap limit fails with SQLITE_NOMEM, leaves the
-**    database as it was, and frees everything (rule 9);
+**    database as it was, and frees everything (rule 13 (memory and limits));
 **  - an auto-sized build (N NULL) holds at most 64 bytes per distinct key
 **    besides the filter, and duplicated rows do not add to that.
 */

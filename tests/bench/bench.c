@@ -191,7 +191,7 @@ static void table_core(bench *b) {
             bloom_header h;
             double bytes_needed, times[2][16];
             if (bloom_size(sizes[s], 0.01, l == 0 ? BLOOM_LAYOUT_STANDARD : BLOOM_LAYOUT_BLOCKED,
-                           &h, &bytes_needed) != BLOOM_OK) {
+                           &h, &bytes_needed) != FILTER_OK) {
                 die(b, "bloom_size");
             }
             uint8_t *bits = calloc(h.m / 8, 1);
@@ -199,7 +199,7 @@ static void table_core(bench *b) {
                 die(b, "out of memory");
             }
             for (uint64_t i = 1; i <= sizes[s]; i++) {
-                bloom_set(bits, &h, bloom_hash_integer((int64_t)i));
+                bloom_set(bits, &h, key_hash_integer((int64_t)i));
             }
             uint64_t hits = 0;
             for (int r = 0; r < b->runs && r < 16; r++) {
@@ -207,7 +207,7 @@ static void table_core(bench *b) {
                     double start = now();
                     for (uint64_t i = 1; i <= probes; i++) {
                         hits += bloom_test(bits, &h,
-                                           bloom_hash_integer(absent ? -(int64_t)i : (int64_t)i));
+                                           key_hash_integer(absent ? -(int64_t)i : (int64_t)i));
                     }
                     times[absent][r] = now() - start;
                 }

@@ -16,18 +16,18 @@
 enum { KEYS = 20000 };
 
 /* Key i of the test set: an INTEGER, REAL, TEXT or BLOB in turn. */
-static bloom_hash key_hash(int i) {
+static key_hash test_key(int i) {
     char text[32];
     int length = snprintf(text, sizeof text, "key %d", i);
     switch (i % 4) {
     case 0:
-        return bloom_hash_integer((int64_t)i * -7919);
+        return key_hash_integer((int64_t)i * -7919);
     case 1:
-        return bloom_hash_real(i + 0.25);
+        return key_hash_real(i + 0.25);
     case 2:
-        return bloom_hash_text(text, (size_t)length);
+        return key_hash_text(text, (size_t)length);
     default:
-        return bloom_hash_blob(text, (size_t)length);
+        return key_hash_blob(text, (size_t)length);
     }
 }
 
@@ -35,13 +35,13 @@ static bloom_hash key_hash(int i) {
 static uint8_t *build(int layout, size_t *bytes) {
     bloom_header h;
     double needed;
-    if (bloom_size(KEYS, 0.01, layout, &h, &needed) != BLOOM_OK) {
+    if (bloom_size(KEYS, 0.01, layout, &h, &needed) != FILTER_OK) {
         return NULL;
     }
     *bytes = (size_t)bloom_blob_bytes(h.m);
     uint8_t *blob = calloc(*bytes, 1);
     for (int i = 0; blob != NULL && i < KEYS; i++) {
-        bloom_set(blob + BLOOM_HEADER_BYTES, &h, key_hash(i));
+        bloom_set(blob + FILTER_HEADER_BYTES, &h, test_key(i));
         h.keys++;
     }
     if (blob != NULL) {
@@ -66,14 +66,15 @@ static void cross(const char *mode, const char *dir, int layout, const char *nam
         FILE *f = fopen(path, "rb");
         uint8_t *read = malloc(bytes + 1);
         size_t got = f != NULL && read != NULL ? fread(read, 1, bytes + 1, f) : 0;
-        bloom_header h;
-        char why[BLOOM_WHY_MAX];
+        filter_view view;
+        char why[FILTER_WHY_MAX];
         int misses = 0;
         CHECK_U64(got, bytes);
         CHECK(got == bytes && memcmp(read, built, bytes) == 0);
-        if (CHECK(got == bytes && bloom_read_header(read, got, &h, why) == BLOOM_OK)) {
+        if (CHECK(got == bytes && filter_open(read, got, &view, why) == FILTER_OK)) {
+            bloom_header h = bloom_header_of(&view);
             for (int i = 0; i < KEYS; i++) {
-                misses += !bloom_test(read + BLOOM_HEADER_BYTES, &h, key_hash(i));
+                misses += !bloom_test(read + FILTER_HEADER_BYTES, &h, test_key(i));
             }
         }
         CHECK_U64(misses, 0);

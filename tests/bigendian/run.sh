@@ -2,16 +2,20 @@
 # The core on a big-endian machine: builds the core, its unit tests and cross_filter for
 # s390x with Debian's cross compiler, runs them under qemu-user, and exchanges filters with
 # the host (little-endian) build of cross_filter in both directions.
-# Usage: run.sh SOURCE_DIR SCRATCH_DIR HOST_CROSS_FILTER
+# Usage: run.sh SOURCE_DIR SCRATCH_DIR HOST_CROSS_FILTER CORE_SOURCES
+#   CORE_SOURCES  the C files of the core (a ;-separated list is split)
 set -eu
 source=$1 scratch=$2 host=$3
+core=$(printf '%s' "$4" | tr ';' ' ')
 rm -rf "$scratch"
 mkdir -p "$scratch/include" "$scratch/from_s390x" "$scratch/from_host"
 cp /usr/include/xxhash.h "$scratch/include/" # alone: the host's /usr/include would shadow s390x's
 cc="s390x-linux-gnu-gcc -std=c11 -O2 -static -Wall -Wextra -Werror -I$source/ext -isystem $scratch/include"
-$cc -o "$scratch/test_core" "$source/ext/bloom_core.c" "$source/tests/unit/test_core.c" -lm
-$cc -o "$scratch/cross_filter" "$source/ext/bloom_core.c" "$source/tests/bigendian/cross_filter.c" -lm
-qemu-s390x "$scratch/test_core" "$source/tests/golden" "$source/README.md"
+# shellcheck disable=SC2086 # $core is a list of paths without spaces
+$cc -o "$scratch/test_core" $core "$source/tests/unit/test_core.c" -lm
+# shellcheck disable=SC2086
+$cc -o "$scratch/cross_filter" $core "$source/tests/bigendian/cross_filter.c" -lm
+qemu-s390x "$scratch/test_core" "$source/tests/golden" "$source/docs/format.md"
 qemu-s390x "$scratch/cross_filter" write "$scratch/from_s390x"
 "$host" check "$scratch/from_s390x"
 "$host" write "$scratch/from_host"

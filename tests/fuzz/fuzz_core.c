@@ -2,13 +2,14 @@
 ** fuzz_core.c: libFuzzer target for the pure C core. The input is a filter
 ** BLOB, as any database could hand one to the extension.
 **
-** bloom_read_header must accept it only when it meets every rule of README.md's
-** "Validation before use", and then say nothing; otherwise it must say why.
-** When it accepts, the header re-encodes to the same bytes, and keys taken
-** from the input itself are probed, set in a copy and probed again:
-** bloom_positions, bloom_test, bloom_set, bloom_merge and bloom_measure stay
-** within the bit array (AddressSanitizer checks every byte) and agree with
-** each other, and every key set in the copy probes 1.
+** filter_open must accept it only when it meets every rule of docs/format.md's
+** "Validation", and then say nothing; otherwise it must say why. When it
+** accepts, the header re-encodes to the same bytes, and keys taken from the
+** input itself are probed, set in a copy and probed again: bloom_positions,
+** bloom_test, bloom_set, bloom_merge, bloom_measure and the kind's own
+** operations (might_contain, copy, add, compatible, merge) stay within the
+** bit array (AddressSanitizer checks every byte) and agree with each other,
+** and every key set in the copy probes 1.
 */
 #include "bloom_core.h"
 #include "fuzz_input.h"
@@ -24,17 +25,18 @@ static int is_reserved_byte(size_t offset) {
     return (offset >= 12 && offset < 16) || offset >= 48;
 }
 
-/* Aborts unless the header h, accepted for a BLOB of size bytes, meets the rules. */
-static void check_accepted_header(const bloom_header *h, size_t size) {
+/* Aborts unless the filter f, of header h, accepted for a BLOB of size bytes, meets the
+** rules. */
+static void check_accepted_header(const filter_view *f, const bloom_header *h, size_t size) {
     unsigned unit = h->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_LINE_BITS : 64;
-    if (h->min_reader_version < 1 || h->min_reader_version > BLOOM_FORMAT_VERSION ||
-        h->version < h->min_reader_version) {
-        fuzz_fail("accepted format version %u, minimum reader %u", h->version,
-                  h->min_reader_version);
+    if (f->min_reader_version < 1 || f->min_reader_version > FILTER_FORMAT_VERSION ||
+        f->version < f->min_reader_version) {
+        fuzz_fail("accepted format version %u, minimum reader %u", f->version,
+                  f->min_reader_version);
     }
     if ((h->layout != BLOOM_LAYOUT_STANDARD && h->layout != BLOOM_LAYOUT_BLOCKED) ||
-        h->hash != BLOOM_HASH_XXH3_128) {
-        fuzz_fail("accepted layout %u, hash %u", h->layout, h->hash);
+        f->hash != KEY_HASH_XXH3_128 || f->blob[6] != h->layout) {
+        fuzz_fail("accepted kind %u, hash %u", f->blob[6], f->hash);
     }
     if (h->k < 1 || h->k > BLOOM_K_MAX || h->m == 0 || h->m % unit != 0 ||
         bloom_blob_bytes(h->m) != size) {
@@ -46,24 +48,29 @@ static void check_accepted_header(const bloom_header *h, size_t size) {
     }
 }
 
-/* Aborts unless h, decoded from blob, encodes back to the same bytes (the reserved ones
-** apart, which a newer writer may use) and decodes again to the same header. */
+/* Aborts unless h, decoded from blob, encodes back to the same bytes (apart from the format
+** version and the reserved bytes, which a newer writer may use; this code writes version 1)
+** and decodes again to the same header. */
 static void check_header_round_trip(const uint8_t *blob, size_t size, const bloom_header *h) {
-    uint8_t encoded[BLOOM_HEADER_BYTES]; /* only the header: decoding must read nothing else */
-    bloom_header again;
-    char why[BLOOM_WHY_MAX];
+    uint8_t encoded[FILTER_HEADER_BYTES]; /* only the header: decoding must read nothing else */
+    filter_view view;
+    char why[FILTER_WHY_MAX];
     bloom_write_header(encoded, h);
-    for (size_t i = 0; i < BLOOM_HEADER_BYTES; i++) {
-        if (encoded[i] != blob[i] && !is_reserved_byte(i)) {
+    if (encoded[4] != BLOOM_FORMAT_VERSION) {
+        fuzz_fail("a header is written as format version %u", encoded[4]);
+    }
+    for (size_t i = 0; i < FILTER_HEADER_BYTES; i++) {
+        if (encoded[i] != blob[i] && !is_reserved_byte(i) && i != 4) {
             fuzz_fail("header byte %zu re-encodes as 0x%02X, was 0x%02X", i, encoded[i], blob[i]);
         }
     }
-    if (bloom_read_header(encoded, size, &again, why) != BLOOM_OK) {
+    if (filter_open(encoded, size, &view, why) != FILTER_OK) {
         fuzz_fail("a re-encoded header is refused: %s", why);
     }
-    if (again.version != h->version || again.min_reader_version != h->min_reader_version ||
-        again.layout != h->layout || again.hash != h->hash || again.k != h->k || again.m != h->m ||
-        again.n != h->n || again.p != h->p || again.keys != h->keys) {
+    bloom_header again = bloom_header_of(&view);
+    if (view.version != BLOOM_FORMAT_VERSION || view.min_reader_version != BLOOM_FORMAT_VERSION ||
+        view.hash != KEY_HASH_XXH3_128 || again.layout != h->layout || again.k != h->k ||
+        again.m != h->m || again.n != h->n || again.p != h->p || again.keys != h->keys) {
         fuzz_fail("a re-encoded header decodes differently");
     }
 }
@@ -77,15 +84,15 @@ static uint64_t little_endian(const uint8_t *bytes, size_t length) {
     return v;
 }
 
-/* Aborts unless the REAL v hashes as README.md's "Keys" says: as the INTEGER of the same
+/* Aborts unless the REAL v hashes as docs/format.md's "Keys" says: as the INTEGER of the same
 ** value when it is integral and in [-2^63, 2^63), and every NaN alike. */
 static void check_real_key(double v) {
-    bloom_hash real = bloom_hash_real(v), expected;
+    key_hash real = key_hash_real(v), expected;
     if (v != v) {
-        expected = bloom_hash_real(NAN);
+        expected = key_hash_real(NAN);
     } else if (v >= -9223372036854775808.0 && v < 9223372036854775808.0 &&
                (double)(int64_t)v == v) {
-        expected = bloom_hash_integer((int64_t)v);
+        expected = key_hash_integer((int64_t)v);
     } else {
         return;
     }
@@ -96,7 +103,7 @@ static void check_real_key(double v) {
 
 /* Takes up to MAX_KEYS keys of every type from the input's own bytes into keys; returns how
 ** many. Each key's first byte picks its type and length. */
-static size_t derive_keys(const uint8_t *data, size_t size, bloom_hash *keys) {
+static size_t derive_keys(const uint8_t *data, size_t size, key_hash *keys) {
     size_t count = 0;
     for (size_t at = 0; at < size && count < MAX_KEYS; count++) {
         size_t length = 1 + data[at] % MAX_KEY_BYTES;
@@ -107,19 +114,19 @@ static size_t derive_keys(const uint8_t *data, size_t size, bloom_hash *keys) {
         }
         switch (data[at] % 4) {
         case 0:
-            keys[count] = bloom_hash_integer((int64_t)little_endian(data + at, length));
+            keys[count] = key_hash_integer((int64_t)little_endian(data + at, length));
             break;
         case 1:
             bits = little_endian(data + at, length);
             memcpy(&real, &bits, sizeof real);
             check_real_key(real);
-            keys[count] = bloom_hash_real(real);
+            keys[count] = key_hash_real(real);
             break;
         case 2:
-            keys[count] = bloom_hash_text(data + at, length);
+            keys[count] = key_hash_text(data + at, length);
             break;
         default:
-            keys[count] = bloom_hash_blob(data + at, length);
+            keys[count] = key_hash_blob(data + at, length);
             break;
         }
         at += length;
@@ -134,7 +141,7 @@ static int bit_is_set(const uint8_t *bits, uint64_t pos) {
 
 /* Aborts unless the positions of key are in the bit array (in the key's line if blocked),
 ** the two reductions agree, and bloom_test on bits agrees with the positions. */
-static void check_positions(const bloom_header *h, const uint8_t *bits, bloom_hash key,
+static void check_positions(const bloom_header *h, const uint8_t *bits, key_hash key,
                             uint64_t *positions) {
     int all_set = 1;
     bloom_positions(h, key, positions);
@@ -177,13 +184,60 @@ static void check_measure(const bloom_header *h, const uint8_t *bits) {
     }
 }
 
+/* Aborts unless the kind's operations on f agree with the core's: might_contain with
+** bloom_test, copy with the bytes (header re-encoded), add with bloom_set, and merge of f
+** into its own copy leaves the bits as they are and doubles the keys added. */
+static void check_kind_operations(const filter_view *f, const bloom_header *h, const key_hash *keys,
+                                  size_t count) {
+    const filter_kind *kind = f->kind;
+    uint8_t *copy = malloc(f->bytes), *expected = malloc(f->bytes);
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (copy == NULL || expected == NULL) {
+        fuzz_fail("out of memory for %llu bytes", (unsigned long long)f->bytes);
+    }
+    kind->copy(copy, f);
+    bloom_write_header(expected, h);
+    memcpy(expected + FILTER_HEADER_BYTES, bloom_bits(f), f->bytes - FILTER_HEADER_BYTES);
+    if (memcmp(copy, expected, f->bytes) != 0) {
+        fuzz_fail("the kind's copy differs from the filter");
+    }
+    if (filter_open(copy, f->bytes, &view, why) != FILTER_OK) {
+        fuzz_fail("the kind's copy is refused: %s", why);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (kind->might_contain(f, keys[i]) != bloom_test(bloom_bits(f), h, keys[i])) {
+            fuzz_fail("the kind's might_contain disagrees with bloom_test");
+        }
+        kind->add(copy, keys[i]);
+        bloom_set(expected + FILTER_HEADER_BYTES, h, keys[i]);
+        if (kind->might_contain(&view, keys[i]) != 1) {
+            fuzz_fail("a key the kind added probes 0");
+        }
+    }
+    if (kind->compatible(&view, f, why) != FILTER_OK) {
+        fuzz_fail("a filter is incompatible with its copy: %s", why);
+    }
+    kind->merge(copy, f);
+    bloom_header merged = bloom_header_of(&view);
+    if (memcmp(copy + FILTER_HEADER_BYTES, expected + FILTER_HEADER_BYTES,
+               f->bytes - FILTER_HEADER_BYTES) != 0 ||
+        merged.keys != bloom_add_counts(bloom_add_counts(h->keys, count), h->keys)) {
+        fuzz_fail("the kind's add and merge disagree with bloom_set and the counts");
+    }
+    free(copy);
+    free(expected);
+}
+
 /* Probes, sets and merges keys from blob (a valid filter of header h) in copies of it. */
-static void check_bits(const uint8_t *blob, size_t size, const bloom_header *h) {
-    bloom_hash keys[MAX_KEYS];
+static void check_bits(const filter_view *f, const bloom_header *h) {
+    const uint8_t *blob = f->blob;
+    size_t size = f->bytes;
+    key_hash keys[MAX_KEYS];
     uint64_t positions[BLOOM_K_MAX];
-    char why[BLOOM_WHY_MAX];
+    char why[FILTER_WHY_MAX];
     size_t count = derive_keys(blob, size, keys);
-    const uint8_t *bits = blob + BLOOM_HEADER_BYTES;
+    const uint8_t *bits = blob + FILTER_HEADER_BYTES;
     uint8_t *set = malloc(size), *expected = malloc(size);
     if (set == NULL || expected == NULL) {
         fuzz_fail("out of memory for %zu bytes", size);
@@ -192,36 +246,37 @@ static void check_bits(const uint8_t *blob, size_t size, const bloom_header *h) 
     memcpy(expected, blob, size);
     for (size_t i = 0; i < count; i++) {
         check_positions(h, bits, keys[i], positions);
-        bloom_set(set + BLOOM_HEADER_BYTES, h, keys[i]);
+        bloom_set(set + FILTER_HEADER_BYTES, h, keys[i]);
         for (uint32_t j = 0; j < h->k; j++) {
-            expected[BLOOM_HEADER_BYTES + positions[j] / 8] |= (uint8_t)(1u << (positions[j] % 8));
+            expected[FILTER_HEADER_BYTES + positions[j] / 8] |= (uint8_t)(1u << (positions[j] % 8));
         }
     }
     if (memcmp(set, expected, size) != 0) {
         fuzz_fail("bloom_set changed other bits than the keys' positions");
     }
     for (size_t i = 0; i < count; i++) {
-        if (bloom_test(set + BLOOM_HEADER_BYTES, h, keys[i]) != 1) {
+        if (bloom_test(set + FILTER_HEADER_BYTES, h, keys[i]) != 1) {
             fuzz_fail("key %zu was set and probes 0", i);
         }
     }
-    if (bloom_check_compatible(h, h, why) != BLOOM_OK) {
+    if (bloom_check_compatible(h, h, why) != FILTER_OK) {
         fuzz_fail("a filter is incompatible with itself: %s", why);
     }
-    bloom_merge(set + BLOOM_HEADER_BYTES, bits, h->m); /* bits is a subset of set */
+    bloom_merge(set + FILTER_HEADER_BYTES, bits, h->m); /* bits is a subset of set */
     if (memcmp(set, expected, size) != 0) {
         fuzz_fail("merging a subset changed the filter");
     }
     check_measure(h, bits);
-    check_measure(h, set + BLOOM_HEADER_BYTES);
+    check_measure(h, set + FILTER_HEADER_BYTES);
+    check_kind_operations(f, h, keys, count);
     free(set);
     free(expected);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    bloom_header h;
-    char why[BLOOM_WHY_MAX];
-    if (bloom_read_header(data, size, &h, why) != BLOOM_OK) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (filter_open(data, size, &view, why) != FILTER_OK) {
         if (why[0] == '\0' || memchr(why, '\0', sizeof why) == NULL) {
             fuzz_fail("a refused filter has no message");
         }
@@ -230,8 +285,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (why[0] != '\0') {
         fuzz_fail("an accepted filter has the message %s", why);
     }
-    check_accepted_header(&h, size);
+    bloom_header h = bloom_header_of(&view);
+    check_accepted_header(&view, &h, size);
     check_header_round_trip(data, size, &h);
-    check_bits(data, size, &h);
+    check_bits(&view, &h);
     return 0;
 }

@@ -5,7 +5,7 @@
 ** TEXT in UTF-8 and UTF-16, BLOB, zeroblob, NULL) go into a table; bloom_build makes a filter
 ** of them with parameters taken from the input. Then, or the program aborts:
 **  - every non-NULL key probes 1, an INTEGER key also as the equal REAL, an integral REAL
-**    key also as the equal INTEGER (README.md, "Keys");
+**    key also as the equal INTEGER (docs/format.md, "Keys");
 **  - with n given, the filter is byte for byte the union of filters built over groups of the
 **    rows, and the empty filter with each key added in turn by bloom_add;
 **  - the filter with bits flipped, truncated or extended (by other input bytes) gives every
@@ -270,7 +270,7 @@ static int corrupt(fuzz_input *in, uint8_t *blob, size_t *size) {
             uint8_t mask = fuzz_take_u8(in);
             if (*size > 0) {
                 blob[offset % *size] ^= mask ? mask : 1;
-                intact &= offset % *size >= BLOOM_HEADER_BYTES;
+                intact &= offset % *size >= FILTER_HEADER_BYTES;
             }
         } else if (kind == TRUNCATE) {
             uint16_t length = fuzz_take_u16(in);

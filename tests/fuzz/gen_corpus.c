@@ -125,7 +125,7 @@ static void make_filter(filter *f, const char *name, int layout, uint64_t n, dou
                         uint64_t keys) {
     bloom_header h;
     double bytes_needed;
-    if (bloom_size(n, p, layout, &h, &bytes_needed) != BLOOM_OK ||
+    if (bloom_size(n, p, layout, &h, &bytes_needed) != FILTER_OK ||
         bloom_blob_bytes(h.m) > sizeof f->bytes) {
         fuzz_fail("cannot size %s", name);
     }
@@ -135,7 +135,7 @@ static void make_filter(filter *f, const char *name, int layout, uint64_t n, dou
     h.keys = keys;
     bloom_write_header(f->bytes, &h);
     for (uint64_t key = 0; key < keys; key++) {
-        bloom_set(f->bytes + BLOOM_HEADER_BYTES, &h, bloom_hash_integer((int64_t)key));
+        bloom_set(f->bytes + FILTER_HEADER_BYTES, &h, key_hash_integer((int64_t)key));
     }
 }
 
@@ -166,8 +166,8 @@ static size_t make_filters(filter *filters) {
     make_filter(&filters[count++], "blocked_p_1e-19", BLOOM_LAYOUT_BLOCKED, 10, 1e-19, 10);
     make_filter(&filters[count++], "blocked_p_half", BLOOM_LAYOUT_BLOCKED, 50, 0.5, 50);
     make_filter(&filters[count], "standard_full", BLOOM_LAYOUT_STANDARD, 10, 0.1, 0);
-    memset(filters[count].bytes + BLOOM_HEADER_BYTES, 0xFF,
-           filters[count].size - BLOOM_HEADER_BYTES);
+    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
+           filters[count].size - FILTER_HEADER_BYTES);
     poke(&filters[count++], 40, 1000, 8);
     make_filter(&filters[count], "keys_added_max", BLOOM_LAYOUT_STANDARD, 10, 0.01, 10);
     poke(&filters[count++], 40, UINT64_MAX, 8);

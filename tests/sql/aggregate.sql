@@ -1,4 +1,4 @@
--- Rule 5 and the aggregate's handling of rows, groups and NULLs.
+-- Rule 6 (nulls and groups): the aggregate's handling of rows, groups and NULLs.
 
 -- Zero rows: NULL, like sum().
 SELECT quote(bloom_build(x, 10, 0.01)) FROM (SELECT 1 AS x WHERE 0);
@@ -40,7 +40,7 @@ SELECT d.day, sum(bloom_might_contain(d.f, e.user_id)), sum(e.day = d.day) FROM 
 -- => tue|1000|1000
 -- => wed|1000|1000
 
--- Rule 2: n and p must be the same on every row of a group.
+-- Rule 3 (parameters): n and p must be the same on every row of a group.
 SELECT bloom_build(user_id, 1000 + (user_id > 5), 0.01) FROM events;
 -- error: bloom_build: n must be the same for all rows of a group, got 1001 after 1000
 SELECT bloom_build(user_id, 1000, CASE WHEN user_id > 5 THEN 0.02 ELSE 0.01 END) FROM events;

@@ -1,4 +1,4 @@
--- Rule 4 at scale: 1M keys of every type, each probed as stored and, for
+-- Rule 7 (probe) at scale: 1M keys of every type, each probed as stored and, for
 -- numbers, as the other numeric type: never a false negative.
 CREATE TABLE keys AS
 WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 999999)

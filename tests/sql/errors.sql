@@ -1,4 +1,5 @@
--- Rules 2 and 9: every argument error names the function and the offending value.
+-- Rules 3 (parameters) and 14 (errors): every argument error names the function and the
+-- offending value.
 
 -- n: a whole number >= 1 (an integral REAL counts) or NULL; nothing else (no affinity).
 SELECT bloom_build(1, 0, 0.01);
@@ -60,7 +61,7 @@ SELECT bloom_union(x'00', x'00', x'00');
 SELECT bloom_version(1);
 -- error: wrong number of arguments to function bloom_version()
 
--- Rule 8: something other than a BLOB where a filter should be.
+-- Rule 8 (validation): something other than a BLOB where a filter should be.
 SELECT bloom_might_contain('a filter', 1);
 -- error: bloom_might_contain: the filter must be a BLOB, got 'a filter'
 SELECT bloom_might_contain(42, 1);

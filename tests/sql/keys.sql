@@ -1,4 +1,5 @@
--- Rule 3: keys follow SQL equality without affinity. Rule 4: no false negatives.
+-- Rule 5 (keys): keys follow SQL equality without affinity. Rule 7 (probe): no false
+-- negatives.
 
 -- Tricky values, in a column without affinity so that "=" compares them as stored.
 CREATE TABLE vals(v);
@@ -57,11 +58,11 @@ SELECT typeof(code) FROM codes WHERE rowid = 1;
 SELECT bloom_might_contain(f, 42), bloom_might_contain(f, CAST(42 AS TEXT)) FROM (SELECT bloom_build(code, 10, 1e-12) AS f FROM codes);
 -- => 0|1
 
--- Rule 5: NULL filter or NULL key gives NULL.
+-- Rule 7 (probe): NULL filter or NULL key gives NULL.
 SELECT bloom_might_contain(NULL, 1), bloom_might_contain(bloom_build(1, 10, 0.01), NULL), bloom_might_contain(NULL, NULL);
 -- => NULL|NULL|NULL
 
--- Rule 4: 100k keys of all four types, and each number also probed as the
+-- Rule 7 (probe): 100k keys of all four types, and each number also probed as the
 -- other numeric type, never give a false negative.
 CREATE TABLE mixed AS
 WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 99999)

@@ -1,4 +1,4 @@
--- Rule 11: the functions are deterministic and innocuous, so a schema may use
+-- Rule 15 (flags): the functions are deterministic and innocuous, so a schema may use
 -- them in views, triggers, generated columns, CHECK constraints and index
 -- expressions, and they still work with PRAGMA trusted_schema = OFF.
 CREATE TABLE users(email TEXT);

@@ -1,4 +1,4 @@
--- Rule 1: m = ceil(-n ln p / (ln 2)^2) rounded up to whole 64-bit words,
+-- Rule 2 (sizing): m = ceil(-n ln p / (ln 2)^2) rounded up to whole 64-bit words,
 -- k = max(1, round(m/n ln 2)) with m before rounding; the BLOB is a 64-byte
 -- header and the bit array, nothing else.
 
@@ -29,7 +29,7 @@ SELECT p, length(bloom_build(1, 1000000, p)) FROM (SELECT 0.1 AS p UNION ALL SEL
 -- => 0.001|1797264
 -- => 0.0001|2396336
 
--- Rule 2: an integral REAL n is accepted and means the same as the INTEGER.
+-- Rule 3 (parameters): an integral REAL n is accepted and means the same as the INTEGER.
 SELECT bloom_build(1, 1e6, 0.01) = bloom_build(1, 1000000, 0.01);
 -- => 1
 
@@ -47,7 +47,7 @@ SELECT hex(substr(bloom_build(1, 10, 1e-19), 9, 4));
 SELECT bloom_build(1, 10, 1e-20);
 -- error: bloom_build: p = 1.0e-20 needs 66 hash functions, more than 64
 
--- Rule 9: a filter larger than SQLITE_LIMIT_LENGTH is SQLITE_TOOBIG, with the size it needs.
+-- Rule 13 (memory and limits): a filter larger than SQLITE_LIMIT_LENGTH is SQLITE_TOOBIG, with the size it needs.
 --! limit length 1264
 SELECT length(bloom_build(1, 1000, 0.01));
 -- => 1264

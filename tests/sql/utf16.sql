@@ -1,4 +1,4 @@
--- Rule 3 in a UTF-16 database: TEXT is hashed as its UTF-8 bytes, so filters
+-- Rule 5 (keys) in a UTF-16 database: TEXT is hashed as its UTF-8 bytes, so filters
 -- are byte-identical whatever the encoding, and probes by literal, by column
 -- and by bound text all agree.
 PRAGMA encoding = 'UTF-16le';

@@ -1,4 +1,4 @@
--- Rule 6: a BLOB is validated against its own length before any bit is read;
+-- Rule 8 (validation): a BLOB is validated against its own length before any bit is read;
 -- anything that is not a valid filter is an error naming the reason, never a 0.
 -- Each case below changes one thing in a valid 88-byte filter of the key 1.
 CREATE TABLE base AS SELECT bloom_build(1, 20, 0.01) AS f;
@@ -32,7 +32,7 @@ SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'02' || substr(f, 6, 44) || 
 
 -- Unknown layout or hash.
 SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'03' || substr(f, 8) AS BLOB), 1) FROM base;
--- error: bloom_might_contain: corrupt filter: unknown layout 3
+-- error: bloom_might_contain: corrupt filter: unknown kind 3
 -- The blocked layout (2) needs m in whole 512-bit lines.
 SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'02' || substr(f, 8) AS BLOB), 1) FROM base;
 -- error: bloom_might_contain: corrupt filter: m = 192 bits is not a positive multiple of 512

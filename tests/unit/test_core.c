@@ -1,11 +1,13 @@
 /*
 ** test_core.c: unit tests of the pure C core, without SQLite.
 **
-** Usage: test_core GOLDEN_DIR README
+** Usage: test_core GOLDEN_DIR FORMAT
 **
-** README is the top-level README.md, whose test vectors are checked here.
+** FORMAT is docs/format.md, whose test vectors are checked here.
 */
 #include "bloom_core.h"
+#include "bloom_model.h"
+#include "key_set.h"
 #include "../check.h"
 #include "../fixture.h"
 
@@ -31,7 +33,7 @@ static bloom_header header_of(uint64_t m, uint32_t k, int layout) {
     return h;
 }
 
-static int same_hash(bloom_hash a, bloom_hash b) {
+static int same_hash(key_hash a, key_hash b) {
     return a.h1 == b.h1 && a.h2 == b.h2;
 }
 
@@ -53,7 +55,7 @@ static void test_sizing_formulas(void) {
             double bytes;
             uint64_t m;
             uint32_t k;
-            CHECK(bloom_size(ns[i], ps[j], BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+            CHECK(bloom_size(ns[i], ps[j], BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
             expected_sizing(ns[i], ps[j], &m, &k);
             CHECK_U64(h.m, m);
             CHECK_U64(h.k, k);
@@ -70,26 +72,26 @@ static void test_sizing_anchors(void) {
     bloom_header h;
     double bytes;
     /* 1000 keys at 1 %: 9585.06 bits by the formula, so 9586, then 150 words. */
-    CHECK(bloom_size(1000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.k, 7);
     CHECK_U64(h.m, 9600);
     CHECK(bytes == 1264.0);
     /* 1M keys: 9.59 bits per key at 1 %, 4.79 at 10 %, 14.38 at 0.1 %. */
-    CHECK(bloom_size(1000000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.k, 7);
     CHECK_U64(h.m, 9585088);
-    CHECK(bloom_size(1000000, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000000, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.k, 3);
     CHECK_U64(h.m, 4792576);
-    CHECK(bloom_size(1000000, 0.001, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000000, 0.001, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.k, 10);
     CHECK_U64(h.m, 14377600);
     /* One key: m rounds up to one word, k comes from the formula's 10 bits. */
-    CHECK(bloom_size(1, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.m, 64);
     CHECK_U64(h.k, 7);
     /* A rate close to 1 still gets one hash function and one word. */
-    CHECK(bloom_size(1, 0.999999, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1, 0.999999, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.k, 1);
     CHECK_U64(h.m, 64);
 }
@@ -97,42 +99,52 @@ static void test_sizing_anchors(void) {
 static void test_sizing_errors(void) {
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(0, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, 0.0, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, 1.0, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, -0.5, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, NAN, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
-    CHECK(bloom_size(10, INFINITY, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(0, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 0.0, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 1.0, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_size(10, -0.5, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_size(10, NAN, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_size(10, INFINITY, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_BAD_ARGUMENT);
     /* k is capped at 64: 1e-19 needs 63, 1e-20 needs 66. */
-    CHECK(bloom_size(10, 1e-19, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(10, 1e-19, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     CHECK_U64(h.k, 63);
-    CHECK(bloom_size(10, 1e-20, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 1e-20, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_TOO_MANY_HASHES);
     CHECK_U64(h.k, 66);
-    CHECK(bloom_size(10, 1e-30, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 1e-30, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_TOO_MANY_HASHES);
     CHECK_U64(h.k, 100);
     CHECK(bloom_size(10, 4.9406564584124654e-324, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
-          BLOOM_TOO_MANY_HASHES);
+          FILTER_TOO_MANY_HASHES);
     CHECK_U64(h.k, 1074);
     /* More than 2^61 bytes (m would not fit in 64 bits): too big for the core, and the size is
     ** still reported. Just below 2^61 bytes is still sized, in both layouts. */
     CHECK(bloom_size(UINT64_C(2900000000000000000), 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
-          BLOOM_TOO_BIG);
+          FILTER_TOO_BIG);
     CHECK(bytes > 3.4e18 && bytes < 3.5e18);
-    CHECK(bloom_size(INT64_MAX, 0.3, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
-    CHECK(bloom_size(INT64_MAX, 0.3, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(INT64_MAX, 0.3, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_TOO_BIG);
+    CHECK(bloom_size(INT64_MAX, 0.3, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_TOO_BIG);
     CHECK(bloom_size(UINT64_C(1900000000000000000), 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) ==
-          BLOOM_OK);
+          FILTER_OK);
     CHECK(h.m / 8 + 64 == bytes && h.m > UINT64_C(1) << 63);
-    CHECK(bloom_size(UINT64_C(1) << 62, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(UINT64_C(1) << 62, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_TOO_BIG);
     CHECK(bytes > 5.5e18 && bytes < 5.6e18);
-    CHECK(bloom_size(UINT64_MAX, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_TOO_BIG);
+    CHECK(bloom_size(UINT64_MAX, 0.1, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_TOO_BIG);
 }
 
 /* A header with every field distinct, for the codec tests. */
 static bloom_header sample_header(void) {
-    bloom_header h = {1, 1, BLOOM_LAYOUT_STANDARD, BLOOM_HASH_XXH3_128, 7, 192, 20, 0.01, 0};
+    bloom_header h = {BLOOM_LAYOUT_STANDARD, 7, 192, 20, 0.01, 0};
     h.keys = UINT64_C(0x0102030405060708);
     return h;
+}
+
+/* Opens blob as a filter and decodes its Bloom header: filter_open's status. */
+static filter_status open_bloom(const uint8_t *blob, uint64_t len, filter_view *view,
+                                bloom_header *h, char *why) {
+    filter_status status = filter_open(blob, len, view, why);
+    if (status == FILTER_OK) {
+        *h = bloom_header_of(view);
+    }
+    return status;
 }
 
 static void test_header_bytes(void) {
@@ -149,24 +161,28 @@ static void test_header_bytes(void) {
     bloom_write_header(blob, &h);
     CHECK(memcmp(blob, expected, sizeof expected) == 0);
 
+    filter_view view;
     bloom_header back;
-    char why[BLOOM_WHY_MAX];
-    CHECK(bloom_read_header(blob, sizeof blob, &back, why) == BLOOM_OK);
+    char why[FILTER_WHY_MAX];
+    CHECK(open_bloom(blob, sizeof blob, &view, &back, why) == FILTER_OK);
     CHECK_STR(why, "");
-    CHECK(memcmp(&back, &h, sizeof h) == 0);
+    CHECK(view.kind == &bloom_standard_kind && view.blob == blob && view.bytes == sizeof blob);
+    CHECK(view.version == 1 && view.min_reader_version == 1 && view.hash == KEY_HASH_XXH3_128);
+    CHECK(back.layout == h.layout && back.k == h.k && back.m == h.m && back.n == h.n &&
+          back.p == h.p && back.keys == h.keys);
 }
 
 /* Reads a mutated copy of a valid 88-byte filter and checks the message. */
 static void check_invalid(const uint8_t *valid, size_t len, size_t offset, uint8_t value,
                           const char *expected) {
     uint8_t blob[256];
-    bloom_header h;
-    char why[BLOOM_WHY_MAX];
+    filter_view view;
+    char why[FILTER_WHY_MAX];
     memcpy(blob, valid, len);
     if (offset < len) {
         blob[offset] = value;
     }
-    CHECK(bloom_read_header(blob, len, &h, why) == BLOOM_INVALID);
+    CHECK(filter_open(blob, len, &view, why) == FILTER_INVALID);
     CHECK_STR(why, expected);
 }
 
@@ -174,7 +190,8 @@ static void test_validation(void) {
     uint8_t valid[88] = {0};
     bloom_header h = sample_header();
     bloom_write_header(valid, &h);
-    char why[BLOOM_WHY_MAX];
+    char why[FILTER_WHY_MAX];
+    filter_view view;
     bloom_header back;
 
     check_invalid(valid, 0, 99, 0,
@@ -189,7 +206,8 @@ static void test_validation(void) {
                   "corrupt filter: format version 1 with minimum reader version 0");
     check_invalid(valid, 88, 4, 0,
                   "corrupt filter: format version 0 with minimum reader version 1");
-    check_invalid(valid, 88, 6, 3, "corrupt filter: unknown layout 3");
+    check_invalid(valid, 88, 6, 3, "corrupt filter: unknown kind 3");
+    check_invalid(valid, 88, 6, 0, "corrupt filter: unknown kind 0");
     check_invalid(valid, 88, 6, 2,
                   "corrupt filter: m = 192 bits is not a positive multiple of 512");
     check_invalid(valid, 88, 7, 0, "corrupt filter: unknown hash 0");
@@ -212,19 +230,26 @@ static void test_validation(void) {
     memcpy(not_a_number, valid, sizeof not_a_number);
     not_a_number[38] = 0xF8;
     not_a_number[39] = 0x7F;
-    CHECK(bloom_read_header(not_a_number, sizeof not_a_number, &back, why) == BLOOM_INVALID);
+    CHECK(filter_open(not_a_number, sizeof not_a_number, &view, why) == FILTER_INVALID);
     CHECK_STR(why, "corrupt filter: p = NaN is not between 0 and 1");
     uint8_t newer_format[88];
     memcpy(newer_format, valid, sizeof newer_format);
     newer_format[4] = newer_format[5] = 2;
-    CHECK(bloom_read_header(newer_format, sizeof newer_format, &back, why) == BLOOM_INVALID);
+    CHECK(filter_open(newer_format, sizeof newer_format, &view, why) == FILTER_INVALID);
+    CHECK_STR(why, "filter format version 2 needs a reader of version 2 or later; this one reads "
+                   "version 1");
+    /* A kind added by a later format version is written with that version as its minimum
+    ** reader version: this reader refuses it as newer before looking at the kind. */
+    newer_format[6] = 9;
+    newer_format[8] = 0xEE;
+    CHECK(filter_open(newer_format, sizeof newer_format, &view, why) == FILTER_INVALID);
     CHECK_STR(why, "filter format version 2 needs a reader of version 2 or later; this one reads "
                    "version 1");
     for (size_t off = 12; off < 64; off++) {
         if (off == 16) {
             off = 48; /* skip m, n, p and keys */
         }
-        char expected[BLOOM_WHY_MAX];
+        char expected[FILTER_WHY_MAX];
         snprintf(expected, sizeof expected, "corrupt filter: reserved byte %zu is 0x01, not 0",
                  off);
         check_invalid(valid, 88, off, 1, expected);
@@ -236,37 +261,37 @@ static void test_validation(void) {
     newer[4] = 2;
     newer[12] = 0xAA;
     newer[63] = 0x55;
-    CHECK(bloom_read_header(newer, sizeof newer, &back, why) == BLOOM_OK);
-    CHECK_U64(back.version, 2);
+    CHECK(open_bloom(newer, sizeof newer, &view, &back, why) == FILTER_OK);
+    CHECK_U64(view.version, 2);
     CHECK_U64(back.k, 7);
 }
 
 static void test_key_canonicalisation(void) {
     /* Numbers compare by value: integral REALs in int64 range hash as INTEGERs. */
-    CHECK(same_hash(bloom_hash_real(1.0), bloom_hash_integer(1)));
-    CHECK(same_hash(bloom_hash_real(-0.0), bloom_hash_integer(0)));
-    CHECK(same_hash(bloom_hash_real(0.0), bloom_hash_integer(0)));
-    CHECK(same_hash(bloom_hash_real(-1e15), bloom_hash_integer(-1000000000000000)));
-    CHECK(same_hash(bloom_hash_real(9007199254740992.0), bloom_hash_integer(9007199254740992)));
-    CHECK(!same_hash(bloom_hash_real(9007199254740992.0), bloom_hash_integer(9007199254740993)));
-    CHECK(same_hash(bloom_hash_real(-9223372036854775808.0), bloom_hash_integer(INT64_MIN)));
+    CHECK(same_hash(key_hash_real(1.0), key_hash_integer(1)));
+    CHECK(same_hash(key_hash_real(-0.0), key_hash_integer(0)));
+    CHECK(same_hash(key_hash_real(0.0), key_hash_integer(0)));
+    CHECK(same_hash(key_hash_real(-1e15), key_hash_integer(-1000000000000000)));
+    CHECK(same_hash(key_hash_real(9007199254740992.0), key_hash_integer(9007199254740992)));
+    CHECK(!same_hash(key_hash_real(9007199254740992.0), key_hash_integer(9007199254740993)));
+    CHECK(same_hash(key_hash_real(-9223372036854775808.0), key_hash_integer(INT64_MIN)));
     /* 2^63 is no INTEGER: it keeps its REAL identity. */
-    CHECK(!same_hash(bloom_hash_real(9223372036854775808.0), bloom_hash_integer(INT64_MAX)));
-    CHECK(!same_hash(bloom_hash_real(9223372036854775808.0), bloom_hash_integer(INT64_MIN)));
-    CHECK(!same_hash(bloom_hash_real(1.5), bloom_hash_integer(1)));
-    CHECK(!same_hash(bloom_hash_real(1.5), bloom_hash_real(-1.5)));
-    CHECK(same_hash(bloom_hash_real(NAN), bloom_hash_real(-NAN)));
-    CHECK(!same_hash(bloom_hash_real(INFINITY), bloom_hash_real(-INFINITY)));
+    CHECK(!same_hash(key_hash_real(9223372036854775808.0), key_hash_integer(INT64_MAX)));
+    CHECK(!same_hash(key_hash_real(9223372036854775808.0), key_hash_integer(INT64_MIN)));
+    CHECK(!same_hash(key_hash_real(1.5), key_hash_integer(1)));
+    CHECK(!same_hash(key_hash_real(1.5), key_hash_real(-1.5)));
+    CHECK(same_hash(key_hash_real(NAN), key_hash_real(-NAN)));
+    CHECK(!same_hash(key_hash_real(INFINITY), key_hash_real(-INFINITY)));
     /* TEXT, BLOB and numbers are distinct, even with the same bytes. */
-    CHECK(!same_hash(bloom_hash_text("abc", 3), bloom_hash_blob("abc", 3)));
-    CHECK(!same_hash(bloom_hash_text("", 0), bloom_hash_blob("", 0)));
-    CHECK(!same_hash(bloom_hash_text("", 0), bloom_hash_blob(NULL, 0)));
-    CHECK(same_hash(bloom_hash_blob("", 0), bloom_hash_blob(NULL, 0)));
+    CHECK(!same_hash(key_hash_text("abc", 3), key_hash_blob("abc", 3)));
+    CHECK(!same_hash(key_hash_text("", 0), key_hash_blob("", 0)));
+    CHECK(!same_hash(key_hash_text("", 0), key_hash_blob(NULL, 0)));
+    CHECK(same_hash(key_hash_blob("", 0), key_hash_blob(NULL, 0)));
     static const uint8_t one_le[8] = {1, 0, 0, 0, 0, 0, 0, 0};
-    CHECK(!same_hash(bloom_hash_blob(one_le, 8), bloom_hash_integer(1)));
-    CHECK(!same_hash(bloom_hash_text("1", 1), bloom_hash_integer(1)));
+    CHECK(!same_hash(key_hash_blob(one_le, 8), key_hash_integer(1)));
+    CHECK(!same_hash(key_hash_text("1", 1), key_hash_integer(1)));
     /* Embedded NULs are part of the key. */
-    CHECK(!same_hash(bloom_hash_text("a", 1), bloom_hash_text("a\0", 2)));
+    CHECK(!same_hash(key_hash_text("a", 1), key_hash_text("a\0", 2)));
 }
 
 static void test_reduce(void) {
@@ -295,7 +320,7 @@ static void test_reduce(void) {
 static void test_positions_closed_form(void) {
     uint64_t state = 7;
     for (int key = 0; key < 10000; key++) {
-        bloom_hash h = {next_random(&state), next_random(&state)};
+        key_hash h = {next_random(&state), next_random(&state)};
         if (key == 0) {
             h.h2 = 0; /* the step is forced odd: still k distinct inputs */
         }
@@ -324,20 +349,20 @@ static void test_small_filters_track_the_model(void) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         bloom_header h;
         double bytes;
-        CHECK(bloom_size(cases[c].n, cases[c].p, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+        CHECK(bloom_size(cases[c].n, cases[c].p, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
         uint8_t *bits = calloc(h.m / 8, 1);
         if (!CHECK(bits != NULL)) {
             return;
         }
         for (uint64_t i = 0; i < cases[c].n; i++) {
-            bloom_set(bits, &h, bloom_hash_integer((int64_t)i));
+            bloom_set(bits, &h, key_hash_integer((int64_t)i));
         }
         uint64_t set = 0, hits = 0;
         for (uint64_t i = 0; i < h.m; i++) {
             set += (bits[i / 8] >> (i % 8)) & 1;
         }
         for (uint64_t i = 0; i < cases[c].probes; i++) {
-            hits += bloom_test(bits, &h, bloom_hash_integer(-1 - (int64_t)i));
+            hits += bloom_test(bits, &h, key_hash_integer(-1 - (int64_t)i));
         }
         double expected = (double)cases[c].probes * pow((double)set / (double)h.m, h.k);
         double sigma = sqrt(expected);
@@ -363,7 +388,7 @@ static void test_positions_wide(void) {
         for (uint32_t key = 0; key < 125000; key++) {
             uint64_t pos[8];
             bloom_header hdr = header_of(ms[t], 8, BLOOM_LAYOUT_STANDARD);
-            bloom_positions(&hdr, bloom_hash_integer(key), pos);
+            bloom_positions(&hdr, key_hash_integer(key), pos);
             for (int i = 0; i < 8; i++) {
                 slices[bloom_reduce(pos[i] * (UINT64_MAX / ms[t]), 256)]++;
                 above_2_32 += pos[i] >= (UINT64_C(1) << 32);
@@ -385,7 +410,7 @@ static void test_positions_wide(void) {
 static void test_no_false_negatives(void) {
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(200000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(200000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     uint8_t *bits = calloc(h.m / 8, 1);
     CHECK(bits != NULL);
     if (bits == NULL) {
@@ -394,7 +419,7 @@ static void test_no_false_negatives(void) {
     uint64_t state = 42;
     int present_before = 0;
     for (int i = 0; i < 1000; i++) {
-        present_before += bloom_test(bits, &h, bloom_hash_integer((int64_t)next_random(&state)));
+        present_before += bloom_test(bits, &h, key_hash_integer((int64_t)next_random(&state)));
     }
     CHECK_U64(present_before, 0);
 
@@ -410,19 +435,19 @@ static void test_no_false_negatives(void) {
             for (size_t b = 0; b < len; b++) {
                 key[b] = (uint8_t)(next_random(&state) >> 56);
             }
-            bloom_hash kh;
+            key_hash kh;
             switch (r >> 62) {
             case 0:
-                kh = bloom_hash_integer((int64_t)next_random(&state));
+                kh = key_hash_integer((int64_t)next_random(&state));
                 break;
             case 1:
-                kh = bloom_hash_real((double)(int64_t)next_random(&state) / 1024.0);
+                kh = key_hash_real((double)(int64_t)next_random(&state) / 1024.0);
                 break;
             case 2:
-                kh = bloom_hash_text(key, len);
+                kh = key_hash_text(key, len);
                 break;
             default:
-                kh = bloom_hash_blob(key, len);
+                kh = key_hash_blob(key, len);
                 break;
             }
             if (pass == 0) {
@@ -453,29 +478,29 @@ static void test_golden(const char *golden_dir) {
         size_t bytes;
     } fixtures[] = {{BLOOM_LAYOUT_STANDARD, "standard_v1.hex", 88},
                     {BLOOM_LAYOUT_BLOCKED, "blocked_v1.hex", 128}};
-    bloom_hash keys[32];
+    key_hash keys[32];
     size_t nkeys = 0;
     for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++) {
-        keys[nkeys++] = bloom_hash_integer(integers[i]);
+        keys[nkeys++] = key_hash_integer(integers[i]);
     }
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
-        keys[nkeys++] = bloom_hash_real(reals[i]);
+        keys[nkeys++] = key_hash_real(reals[i]);
     }
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        keys[nkeys++] = bloom_hash_text(texts[i], strlen(texts[i]));
+        keys[nkeys++] = key_hash_text(texts[i], strlen(texts[i]));
     }
-    keys[nkeys++] = bloom_hash_blob(NULL, 0);
-    keys[nkeys++] = bloom_hash_blob("", 1);
-    keys[nkeys++] = bloom_hash_blob(blob_deadbeef, sizeof blob_deadbeef);
+    keys[nkeys++] = key_hash_blob(NULL, 0);
+    keys[nkeys++] = key_hash_blob("", 1);
+    keys[nkeys++] = key_hash_blob(blob_deadbeef, sizeof blob_deadbeef);
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         bloom_header h;
         double bytes;
         uint8_t built[256] = {0}, golden[256];
         char path[4096];
-        CHECK(bloom_size(20, 0.01, fixtures[f].layout, &h, &bytes) == BLOOM_OK);
+        CHECK(bloom_size(20, 0.01, fixtures[f].layout, &h, &bytes) == FILTER_OK);
         CHECK_U64(bloom_blob_bytes(h.m), fixtures[f].bytes);
         for (size_t i = 0; i < nkeys; i++) {
-            bloom_set(built + BLOOM_HEADER_BYTES, &h, keys[i]);
+            bloom_set(built + FILTER_HEADER_BYTES, &h, keys[i]);
             h.keys++;
         }
         bloom_write_header(built, &h);
@@ -495,7 +520,7 @@ static void test_golden(const char *golden_dir) {
 static void test_measure(void) {
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(1000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(1000, 0.01, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK);
     uint8_t bits[1200] = {0};
     bloom_fill f = bloom_measure(&h, bits);
     CHECK_U64(f.bits_set, 0);
@@ -520,25 +545,21 @@ static void test_measure(void) {
 
 static void test_compatibility_and_merge(void) {
     bloom_header a = sample_header(), b = sample_header();
-    char why[BLOOM_WHY_MAX];
-    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_OK);
+    char why[FILTER_WHY_MAX];
+    CHECK(bloom_check_compatible(&a, &b, why) == FILTER_OK);
     b.n = 99;
     b.p = 0.5;
-    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_OK);
+    CHECK(bloom_check_compatible(&a, &b, why) == FILTER_OK);
     b.layout = 2;
-    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
     CHECK_STR(why, "incompatible filters: layout 1 and layout 2");
     b = sample_header();
-    b.hash = 3;
-    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
-    CHECK_STR(why, "incompatible filters: hash 1 and hash 3");
-    b = sample_header();
     b.m = 256;
-    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
     CHECK_STR(why, "incompatible filters: m = 192 and m = 256 bits");
     b = sample_header();
     b.k = 8;
-    CHECK(bloom_check_compatible(&a, &b, why) == BLOOM_INVALID);
+    CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
     CHECK_STR(why, "incompatible filters: k = 7 and k = 8");
 
     uint8_t dst[24] = {0x01, 0x80}, src[24] = {0x02, 0x80};
@@ -551,37 +572,124 @@ static void test_compatibility_and_merge(void) {
 }
 
 static void test_hash_set(void) {
-    bloom_hash slots[8] = {{0, 0}}, bigger[16] = {{0, 0}};
-    bloom_hash_set set = {slots, 8, 0, 0}, grown = {bigger, 16, 0, 0};
-    bloom_hash a = {1, 2}, b = {9, 2}, zero = {0, 0}, same_slot = {1, 3};
-    CHECK(bloom_hash_set_insert(&set, a) == 1);
-    CHECK(bloom_hash_set_insert(&set, a) == 0);
-    CHECK(bloom_hash_set_insert(&set, b) == 1); /* same first slot as a: probes on */
-    CHECK(bloom_hash_set_insert(&set, same_slot) == 1);
-    CHECK(bloom_hash_set_insert(&set, zero) == 1);
-    CHECK(bloom_hash_set_insert(&set, zero) == 0);
+    key_hash slots[8] = {{0, 0}}, bigger[16] = {{0, 0}};
+    key_set set = {slots, 8, 0, 0}, grown = {bigger, 16, 0, 0};
+    key_hash a = {1, 2}, b = {9, 2}, zero = {0, 0}, same_slot = {1, 3};
+    CHECK(key_set_insert(&set, a) == 1);
+    CHECK(key_set_insert(&set, a) == 0);
+    CHECK(key_set_insert(&set, b) == 1); /* same first slot as a: probes on */
+    CHECK(key_set_insert(&set, same_slot) == 1);
+    CHECK(key_set_insert(&set, zero) == 1);
+    CHECK(key_set_insert(&set, zero) == 0);
     CHECK_U64(set.count, 3);
-    CHECK_U64(bloom_hash_set_size(&set), 4);
-    bloom_hash_set_move(&set, &grown);
-    CHECK_U64(bloom_hash_set_size(&grown), 4);
-    CHECK(bloom_hash_set_insert(&grown, b) == 0 && bloom_hash_set_insert(&grown, zero) == 0);
+    CHECK_U64(key_set_size(&set), 4);
+    key_set_move(&set, &grown);
+    CHECK_U64(key_set_size(&grown), 4);
+    CHECK(key_set_insert(&grown, b) == 0 && key_set_insert(&grown, zero) == 0);
 
-    /* Setting every hash of the set equals setting each hash once. */
-    uint8_t from_set[8] = {0}, one_by_one[8] = {0};
-    bloom_header hdr = header_of(64, 3, BLOOM_LAYOUT_STANDARD);
-    bloom_set_all(from_set, &hdr, &grown);
-    bloom_set(one_by_one, &hdr, a);
-    bloom_set(one_by_one, &hdr, b);
-    bloom_set(one_by_one, &hdr, same_slot);
-    bloom_set(one_by_one, &hdr, zero);
-    CHECK(memcmp(from_set, one_by_one, sizeof from_set) == 0);
+    /* Iteration gives each hash once, the all-zero one last. */
+    key_hash seen[8];
+    uint64_t cursor = 0, count = 0;
+    while (count < 8 && key_set_next(&grown, &cursor, &seen[count])) {
+        count++;
+    }
+    CHECK_U64(count, 4);
+    CHECK(count == 4 && same_hash(seen[3], zero));
+    for (uint64_t i = 0; i < count; i++) {
+        int matches = same_hash(seen[i], a) + same_hash(seen[i], b) +
+                      same_hash(seen[i], same_slot) + same_hash(seen[i], zero);
+        CHECK(matches == 1);
+    }
+    CHECK(!key_set_next(&grown, &cursor, &seen[0]));
+    key_set empty = {bigger, 0, 0, 0};
+    cursor = 0;
+    CHECK(!key_set_next(&empty, &cursor, &seen[0]));
+}
+
+/* The kind table: distinct ids and names, each found by its id, none readable only by a
+** newer reader. */
+static void test_kind_table(void) {
+    size_t count = 0;
+    for (const filter_kind *kind; (kind = filter_kind_at(count)) != NULL; count++) {
+        CHECK(filter_kind_by_id(kind->id) == kind);
+        CHECK(kind->format_version >= 1 && kind->format_version <= FILTER_FORMAT_VERSION);
+        for (size_t other = 0; other < count; other++) {
+            CHECK(filter_kind_at(other)->id != kind->id);
+            CHECK(strcmp(filter_kind_at(other)->name, kind->name) != 0);
+        }
+    }
+    CHECK_U64(count, 2);
+    CHECK(filter_kind_by_id(BLOOM_LAYOUT_STANDARD) == &bloom_standard_kind);
+    CHECK(filter_kind_by_id(BLOOM_LAYOUT_BLOCKED) == &bloom_blocked_kind);
+    CHECK(filter_kind_by_id(0) == NULL && filter_kind_by_id(3) == NULL);
+    CHECK(filter_check_rate(0.5) == FILTER_OK && filter_check_rate(1e-300) == FILTER_OK);
+    CHECK(filter_check_rate(0) == FILTER_BAD_ARGUMENT &&
+          filter_check_rate(1) == FILTER_BAD_ARGUMENT);
+    CHECK(filter_check_rate(NAN) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_check_rate(0.9, BLOOM_LAYOUT_STANDARD) == FILTER_OK);
+    CHECK(bloom_check_rate(0.9, BLOOM_LAYOUT_BLOCKED) == FILTER_RATE_TOO_HIGH);
+    CHECK(bloom_check_rate(0.5, BLOOM_LAYOUT_BLOCKED) == FILTER_OK);
+    CHECK(bloom_check_rate(0.1, 3) == FILTER_BAD_ARGUMENT);
+    CHECK(bloom_check_rate(-0.1, BLOOM_LAYOUT_BLOCKED) == FILTER_BAD_ARGUMENT);
+}
+
+/* What the shared code asks of a kind, on the golden filters of both layouts: copy, add,
+** compatible and merge, through the kind table. */
+static void test_kind_operations(const char *golden_dir) {
+    static const char *files[] = {"standard_v1.hex", "blocked_v1.hex"};
+    uint8_t golden[2][256], copy[256], newer[256];
+    filter_view views[2], view;
+    char path[4096], why[FILTER_WHY_MAX];
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", golden_dir, files[i]);
+        size_t bytes = read_hex_file(path, golden[i], sizeof golden[i]);
+        if (!CHECK(filter_open(golden[i], bytes, &views[i], why) == FILTER_OK)) {
+            return;
+        }
+        const filter_kind *kind = views[i].kind;
+        bloom_header h = bloom_header_of(&views[i]);
+        CHECK(kind->might_contain(&views[i], key_hash_integer(42)) == 1);
+        CHECK(kind->might_contain(&views[i], key_hash_text("hello", 5)) == 1);
+        /* copy: the same bytes; a newer writer's extra header bytes dropped. */
+        kind->copy(copy, &views[i]);
+        CHECK(memcmp(copy, golden[i], bytes) == 0);
+        memcpy(newer, golden[i], bytes);
+        newer[4] = 2;
+        newer[50] = 0x77;
+        CHECK(filter_open(newer, bytes, &view, why) == FILTER_OK);
+        kind->copy(copy, &view);
+        CHECK(memcmp(copy, golden[i], bytes) == 0);
+        /* add: the key's bits and one more key, as bloom_set does. */
+        key_hash absent = key_hash_text("absent", 6);
+        kind->add(copy, absent);
+        CHECK(filter_open(copy, bytes, &view, why) == FILTER_OK);
+        CHECK(kind->might_contain(&view, absent) == 1);
+        CHECK_U64(bloom_header_of(&view).keys, h.keys + 1);
+        memcpy(newer, golden[i], bytes);
+        bloom_set(newer + FILTER_HEADER_BYTES, &h, absent);
+        CHECK(memcmp(copy + FILTER_HEADER_BYTES, newer + FILTER_HEADER_BYTES, bytes - 64) == 0);
+        /* merge: bits ORed, keys summed; the golden filter is a subset of the copy. */
+        CHECK(kind->compatible(&views[i], &view, why) == FILTER_OK);
+        kind->merge(copy, &views[i]);
+        CHECK(filter_open(copy, bytes, &view, why) == FILTER_OK);
+        CHECK_U64(bloom_header_of(&view).keys, 2 * h.keys + 1);
+        CHECK(memcmp(copy + FILTER_HEADER_BYTES, newer + FILTER_HEADER_BYTES, bytes - 64) == 0);
+    }
+    CHECK(views[0].kind->compatible(&views[0], &views[1], why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: layout 1 and layout 2");
+    CHECK(views[1].kind->compatible(&views[1], &views[0], why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: layout 2 and layout 1");
+    view = views[0];
+    view.hash = 3; /* no such hash yet: a view made by hand */
+    CHECK(views[0].kind->compatible(&views[0], &view, why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: hash 1 and hash 3");
 }
 
 /* Blocked positions: all in the line reduce(h1, m/512), at the top 9 bits of (h2|1) C^i. */
 static void test_blocked_positions(void) {
     uint64_t state = 99;
     for (int key = 0; key < 10000; key++) {
-        bloom_hash h = {next_random(&state), next_random(&state)};
+        key_hash h = {next_random(&state), next_random(&state)};
         uint64_t lines = (next_random(&state) >> 40) + 1;
         bloom_header hdr = header_of(lines * 512, BLOOM_K_MAX, BLOOM_LAYOUT_BLOCKED);
         uint64_t pos[BLOOM_K_MAX], x = h.h2 | 1;
@@ -623,17 +731,17 @@ static void test_blocked_sizing(void) {
         bloom_header h;
         bloom_blocked_design design;
         double bytes;
-        CHECK(bloom_design_blocked(tiny[j], &design) == BLOOM_OK && design.p == tiny[j]);
+        CHECK(bloom_design_blocked(tiny[j], &design) == FILTER_OK && design.p == tiny[j]);
         CHECK(design.k >= 1 && design.k <= BLOOM_K_MAX);
         CHECK(bloom_size_designed(1000, tiny[j], BLOOM_LAYOUT_BLOCKED, &design, &h, &bytes) ==
-              BLOOM_OK);
+              FILTER_OK);
         CHECK(bloom_blocked_fp_rate(1000.0 / (double)(h.m / 512), h.k) <= tiny[j]);
     }
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
             bloom_header h;
             double bytes;
-            CHECK(bloom_size(ns[i], ps[j], BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_OK);
+            CHECK(bloom_size(ns[i], ps[j], BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_OK);
             CHECK(h.layout == BLOOM_LAYOUT_BLOCKED && h.m % 512 == 0);
             double lines = (double)(h.m / 512);
             CHECK(bloom_blocked_fp_rate((double)ns[i] / lines, h.k) <= ps[j]);
@@ -667,7 +775,7 @@ static void test_blocked_sizing(void) {
     for (size_t a = 0; a < sizeof anchors / sizeof anchors[0]; a++) {
         bloom_header h;
         double bytes;
-        CHECK(bloom_size(1000000, anchors[a].p, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_OK);
+        CHECK(bloom_size(1000000, anchors[a].p, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_OK);
         double bits_per_key = (double)h.m / 1000000;
         CHECK_U64(h.k, anchors[a].k);
         if (!CHECK(bits_per_key >= anchors[a].bits_low && bits_per_key <= anchors[a].bits_high)) {
@@ -676,9 +784,9 @@ static void test_blocked_sizing(void) {
     }
     bloom_header h;
     double bytes;
-    CHECK(bloom_size(10, 0.6, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_RATE_TOO_HIGH);
-    CHECK(bloom_size(10, 1e-20, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_TOO_MANY_HASHES);
-    CHECK(bloom_size(10, 0.01, 3, &h, &bytes) == BLOOM_BAD_ARGUMENT);
+    CHECK(bloom_size(10, 0.6, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_RATE_TOO_HIGH);
+    CHECK(bloom_size(10, 1e-20, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_TOO_MANY_HASHES);
+    CHECK(bloom_size(10, 0.01, 3, &h, &bytes) == FILTER_BAD_ARGUMENT);
 }
 
 /* Built blocked filters: the measured rate follows the model of its sizing and its own fill,
@@ -689,20 +797,20 @@ static void test_blocked_filters(void) {
         const uint64_t n = 200000, probes = 4000000;
         bloom_header h;
         double bytes;
-        CHECK(bloom_size(n, ps[j], BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_OK);
+        CHECK(bloom_size(n, ps[j], BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_OK);
         uint8_t *bits = calloc(h.m / 8, 1);
         if (!CHECK(bits != NULL)) {
             return;
         }
         uint64_t hits = 0, misses = 0;
         for (uint64_t i = 0; i < n; i++) {
-            bloom_set(bits, &h, bloom_hash_integer((int64_t)i));
+            bloom_set(bits, &h, key_hash_integer((int64_t)i));
         }
         for (uint64_t i = 0; i < n; i++) {
-            misses += !bloom_test(bits, &h, bloom_hash_integer((int64_t)i));
+            misses += !bloom_test(bits, &h, key_hash_integer((int64_t)i));
         }
         for (uint64_t i = 0; i < probes; i++) {
-            hits += bloom_test(bits, &h, bloom_hash_integer(-1 - (int64_t)i));
+            hits += bloom_test(bits, &h, key_hash_integer(-1 - (int64_t)i));
         }
         h.keys = n;
         bloom_fill f = bloom_measure(&h, bits);
@@ -722,7 +830,7 @@ static void test_blocked_filters(void) {
     bloom_header h;
     double bytes, sum = 0, sum_squares = 0, se = 0;
     const int filters = 300;
-    CHECK(bloom_size(2000, 0.01, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == BLOOM_OK);
+    CHECK(bloom_size(2000, 0.01, BLOOM_LAYOUT_BLOCKED, &h, &bytes) == FILTER_OK);
     uint8_t *bits = malloc(h.m / 8);
     if (!CHECK(bits != NULL)) {
         return;
@@ -730,7 +838,7 @@ static void test_blocked_filters(void) {
     for (int t = 0; t < filters; t++) {
         memset(bits, 0, h.m / 8);
         for (int64_t i = 0; i < 2000; i++) {
-            bloom_set(bits, &h, bloom_hash_integer(t * 2000 + i));
+            bloom_set(bits, &h, key_hash_integer(t * 2000 + i));
         }
         bloom_fill f = bloom_measure(&h, bits);
         sum += f.estimated_keys;
@@ -756,7 +864,7 @@ static size_t parse_hex(const char *s, uint8_t *out, size_t cap) {
 }
 
 /* The positions of key in a filter with header h, as "1 2 3", into buf (128 bytes). */
-static const char *positions_text(const bloom_header *h, bloom_hash key, char *buf) {
+static const char *positions_text(const bloom_header *h, key_hash key, char *buf) {
     uint64_t pos[BLOOM_K_MAX];
     size_t used = 0;
     bloom_positions(h, key, pos);
@@ -778,21 +886,21 @@ static char *trim(char *s) {
 }
 
 /* The hash of a key written as a SQL literal (42, 1.5, 'text', x'hex'), as SQL would type it. */
-static bloom_hash hash_of_literal(const char *key) {
+static key_hash hash_of_literal(const char *key) {
     uint8_t bytes[64];
     if (key[0] == 'x') {
-        return bloom_hash_blob(bytes, parse_hex(key + 2, bytes, sizeof bytes));
+        return key_hash_blob(bytes, parse_hex(key + 2, bytes, sizeof bytes));
     }
     if (key[0] == '\'') {
-        return bloom_hash_text(key + 1, strlen(key) - 2);
+        return key_hash_text(key + 1, strlen(key) - 2);
     }
     if (strpbrk(key, ".eE") != NULL) {
-        return bloom_hash_real(strtod(key, NULL));
+        return key_hash_real(strtod(key, NULL));
     }
-    return bloom_hash_integer(strtoll(key, NULL, 10));
+    return key_hash_integer(strtoll(key, NULL, 10));
 }
 
-/* Checks one row of the README's test-vector table; returns 1 if it was a vector row. */
+/* Checks one row of the format's test-vector table; returns 1 if it was a vector row. */
 static int check_vector_row(const char *row) {
     char key[64], bytes_hex[128], positions[128], blocked_positions[128];
     unsigned tag;
@@ -807,7 +915,7 @@ static int check_vector_row(const char *row) {
     }
     uint8_t bytes[64];
     size_t len = parse_hex(bytes_hex, bytes, sizeof bytes);
-    bloom_hash h = {0, 0};
+    key_hash h = {0, 0};
     int64_t integer = 0;
     double real = 0;
     for (size_t i = 0; i < 8 && i < len; i++) {
@@ -815,17 +923,17 @@ static int check_vector_row(const char *row) {
     }
     memcpy(&real, &integer, sizeof real);
     switch (tag) {
-    case BLOOM_KEY_INTEGER:
-        h = bloom_hash_integer(integer);
+    case KEY_TAG_INTEGER:
+        h = key_hash_integer(integer);
         break;
-    case BLOOM_KEY_REAL:
-        h = bloom_hash_real(real);
+    case KEY_TAG_REAL:
+        h = key_hash_real(real);
         break;
-    case BLOOM_KEY_TEXT:
-        h = bloom_hash_text(bytes, len);
+    case KEY_TAG_TEXT:
+        h = key_hash_text(bytes, len);
         break;
     default:
-        h = bloom_hash_blob(bytes, len);
+        h = key_hash_blob(bytes, len);
         break;
     }
     CHECK_U64(h.h1, h1);
@@ -842,9 +950,9 @@ static int check_vector_row(const char *row) {
     return 1;
 }
 
-/* The test vectors of the README's format section match the code. */
-static void test_readme_vectors(const char *readme_path) {
-    FILE *f = fopen(readme_path, "r");
+/* The test vectors of docs/format.md match the code. */
+static void test_format_vectors(const char *format_path) {
+    FILE *f = fopen(format_path, "r");
     char line[512];
     int inside = 0, rows = 0;
     if (!CHECK(f != NULL)) {
@@ -865,7 +973,7 @@ static void test_readme_vectors(const char *readme_path) {
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s GOLDEN_DIR README\n", argv[0]);
+        fprintf(stderr, "usage: %s GOLDEN_DIR FORMAT\n", argv[0]);
         return 2;
     }
     test_sizing_formulas();
@@ -880,7 +988,7 @@ int main(int argc, char **argv) {
     test_small_filters_track_the_model();
     test_no_false_negatives();
     test_golden(argv[1]);
-    test_readme_vectors(argv[2]);
+    test_format_vectors(argv[2]);
     test_measure();
     test_blocked_positions();
     test_blocked_model_closed_form();
@@ -888,5 +996,7 @@ int main(int argc, char **argv) {
     test_blocked_filters();
     test_compatibility_and_merge();
     test_hash_set();
+    test_kind_table();
+    test_kind_operations(argv[1]);
     return check_report("test_core");
 }

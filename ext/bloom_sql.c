@@ -1,0 +1,135 @@
+/*
+** bloom_sql.c: the SQL side of the standard and blocked Bloom kinds: their
+** part of bloom_build (rules 1 (build) and 2 (sizing)) and of bloom_info
+** (rule 11 (info)).
+*/
+#include "sql_api.h"
+
+#include "bloom_core.h"
+#include "bloom_model.h"
+#include "sql_error.h"
+#include "sql_json.h"
+#include "sql_kind.h"
+
+#include <string.h>
+
+/* The state of bloom_build for a Bloom filter. */
+typedef struct bloom_build_state {
+    build_state common;
+    bloom_blocked_design design; /* blocked: the design for p (p 0 until known) */
+    bloom_header header;         /* once sized */
+} bloom_build_state;
+
+/* The layout of a Bloom build state. */
+static int layout_of(const build_state *st) {
+    return st->kind->kind->id;
+}
+
+/*
+** The blocked layout's design for p, the costly part of sizing it, depends
+** on p alone. It is kept as auxdata on the P argument, which SQLite keeps for
+** the whole statement in an aggregate's xStep, so the groups of a GROUP BY
+** compute it once. (Not from xFinal: SQLite calls that without a statement to
+** keep auxdata with.) A p it cannot serve is left to sizing, which says why.
+*/
+static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argument) {
+    bloom_build_state *st = (bloom_build_state *)common;
+    if (layout_of(common) != BLOOM_LAYOUT_BLOCKED) {
+        return;
+    }
+    const bloom_blocked_design *kept = sqlite3_get_auxdata(ctx, rate_argument);
+    if (kept != NULL && kept->p == common->p) {
+        st->design = *kept;
+        return;
+    }
+    if (bloom_design_blocked(common->p, &st->design) != FILTER_OK) {
+        return;
+    }
+    bloom_blocked_design *copy = sqlite3_malloc(sizeof *copy);
+    if (copy != NULL) { /* without it, each group computes its own */
+        *copy = st->design;
+        sqlite3_set_auxdata(ctx, rate_argument, copy, sqlite3_free);
+    }
+}
+
+/* Sizes the filter for n keys and allocates it, empty. Returns 0 after setting the error. */
+static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
+    bloom_build_state *st = (bloom_build_state *)common;
+    double p = common->p, bytes_needed;
+    filter_status status =
+        bloom_size_designed(n, p, layout_of(common), &st->design, &st->header, &bytes_needed);
+    if (status == FILTER_TOO_MANY_HASHES) {
+        sql_errorf(ctx, "bloom_build: p = %!.15g needs %u hash functions, more than %d", p,
+                   (unsigned)st->header.k, BLOOM_K_MAX);
+        return 0;
+    }
+    if (status == FILTER_RATE_TOO_HIGH) {
+        sql_errorf(ctx, "bloom_build: the blocked layout needs p <= %!.15g, got %!.15g",
+                   BLOOM_BLOCKED_P_MAX, p);
+        return 0;
+    }
+    /* What is left is FILTER_TOO_BIG: the reading of N and P lets no FILTER_BAD_ARGUMENT by. */
+    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+    if (status != FILTER_OK || bytes_needed > (double)limit) {
+        if (sql_errorf(ctx,
+                       "bloom_build: a filter for n = %llu at p = %!.15g needs %.0f bytes, "
+                       "more than the length limit of %d bytes",
+                       (unsigned long long)n, p, bytes_needed, limit)) {
+            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+        }
+        return 0;
+    }
+    common->bytes = bloom_blob_bytes(st->header.m);
+    common->blob = sqlite3_malloc64(common->bytes);
+    if (common->blob == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    memset(common->blob, 0, common->bytes);
+    return 1;
+}
+
+static void build_add(build_state *common, key_hash key) {
+    bloom_build_state *st = (bloom_build_state *)common;
+    bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
+}
+
+static void build_finish(build_state *common) {
+    bloom_build_state *st = (bloom_build_state *)common;
+    st->header.keys = common->keys;
+    bloom_write_header(common->blob, &st->header);
+}
+
+/* The Bloom fields of bloom_info: the header, then what the fill tells. O(m). */
+static void info(sqlite3_str *json, const filter_view *f) {
+    bloom_header h = bloom_header_of(f);
+    bloom_fill fill = bloom_measure(&h, bloom_bits(f));
+    sqlite3_str_appendf(json,
+                        ",\"k\":%u,\"m\":%llu,\"bytes\":%llu,\"n\":%llu,\"p\":%!.15g,"
+                        "\"keys_added\":%llu,\"bits_set\":%llu,\"fill_ratio\":%!.15g,"
+                        "\"estimated_keys\":",
+                        (unsigned)h.k, (unsigned long long)h.m, (unsigned long long)f->bytes,
+                        (unsigned long long)h.n, h.p, (unsigned long long)h.keys,
+                        (unsigned long long)fill.bits_set, fill.fill_ratio);
+    sql_json_number(json, "%.1f", fill.estimated_keys);
+    sqlite3_str_appendall(json, ",\"estimated_keys_error\":");
+    sql_json_number(json, "%.1f", fill.estimated_keys_se);
+    sqlite3_str_appendf(json, ",\"estimated_fp_rate\":%!.15g,\"over_capacity\":%s",
+                        fill.estimated_fp_rate, fill.over_capacity ? "true" : "false");
+}
+
+const sql_kind bloom_standard_sql = {&bloom_standard_kind,
+                                     sizeof(bloom_build_state),
+                                     build_plan,
+                                     build_size,
+                                     build_add,
+                                     build_finish,
+                                     info};
+
+const sql_kind bloom_blocked_sql = {&bloom_blocked_kind,
+                                    sizeof(bloom_build_state),
+                                    build_plan,
+                                    build_size,
+                                    build_add,
+                                    build_finish,
+                                    info};

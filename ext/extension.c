@@ -1,0 +1,88 @@
+/*
+** extension.c: the entry point of sqlite-bloom, which registers every SQL
+** function, and bloom_version().
+**
+** Load it with ".load ./bloom" in the sqlite3 shell, or with
+** sqlite3_load_extension(db, "path/to/bloom", 0, &err). Compiled with
+** -DSQLITE_CORE, call sqlite3_bloom_init() yourself (sqlite3_auto_extension).
+** The SQL behaviour of every function is the numbered rule list of
+** docs/functions.md.
+*/
+#include "sql_api.h"
+
+#include "sql_function.h"
+#include "sqlite_bloom.h"
+
+#include <stddef.h>
+
+#ifndef BLOOM_VERSION
+#error "BLOOM_VERSION must be defined by the build (CMake's project version)"
+#endif
+
+#if defined(_WIN32)
+#define BLOOM_EXPORT __declspec(dllexport)
+#else
+#define BLOOM_EXPORT __attribute__((visibility("default")))
+#endif
+
+BLOOM_DEFINE_API
+
+/* The oldest SQLite the extension runs on (rule 16 (loading)). */
+#define MIN_SQLITE_VERSION 3031000
+
+/* bloom_version(): rule 12 (version). */
+static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    sqlite3_result_text(ctx, BLOOM_VERSION, -1, SQLITE_STATIC);
+}
+
+static const sql_function extension_functions[] = {
+    {"bloom_version", 0, version_func, NULL, NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* Every table of functions to register. A file with functions of its own adds its table. */
+static const sql_function *const function_tables[] = {
+    extension_functions,
+    filter_functions,
+};
+
+/* Registers the functions of table on db (rule 15 (flags)). Returns SQLITE_OK, or the error of
+** the first that fails with a message in *error. */
+static int register_functions(sqlite3 *db, const sql_function *table, char **error) {
+    const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+    for (const sql_function *f = table; f->name != NULL; f++) {
+        int rc =
+            sqlite3_create_function(db, f->name, f->nargs, flags, NULL, f->func, f->step, f->final);
+        if (rc != SQLITE_OK) {
+            if (error != NULL) {
+                *error =
+                    sqlite3_mprintf("bloom: cannot register %s(): %s", f->name, sqlite3_errmsg(db));
+            }
+            return rc;
+        }
+    }
+    return SQLITE_OK;
+}
+
+BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
+                                    const sqlite3_api_routines *pApi) {
+    BLOOM_STORE_API(pApi);
+    /* sqlite3_str (3.25) and SQLITE_INNOCUOUS (3.31): refuse older libraries, whose
+    ** routine tables end before what this code calls. */
+    if (sqlite3_libversion_number() < MIN_SQLITE_VERSION) {
+        if (pzErrMsg != NULL) {
+            *pzErrMsg = sqlite3_mprintf("bloom: needs SQLite 3.31.0 or later, this is %s",
+                                        sqlite3_libversion());
+        }
+        return SQLITE_ERROR;
+    }
+    for (size_t i = 0; i < sizeof function_tables / sizeof function_tables[0]; i++) {
+        int rc = register_functions(db, function_tables[i], pzErrMsg);
+        if (rc != SQLITE_OK) {
+            return rc;
+        }
+    }
+    return SQLITE_OK;
+}

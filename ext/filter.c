@@ -1,0 +1,112 @@
+/*
+** filter.c: the prelude of every filter BLOB and the kind table it dispatches
+** on. See filter.h and docs/format.md.
+*/
+#include "filter.h"
+
+#include "bloom_core.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const uint8_t filter_magic[4] = {'S', 'Q', 'B', 'F'};
+
+/* The kind table: every kind this code reads and writes, at the index of its id less 1. A new
+** kind adds one line. */
+static const filter_kind *const kinds[] = {
+    &bloom_standard_kind, /* 1 */
+    &bloom_blocked_kind,  /* 2 */
+};
+
+const filter_kind *filter_kind_at(size_t i) {
+    return i < sizeof kinds / sizeof kinds[0] ? kinds[i] : NULL;
+}
+
+const filter_kind *filter_kind_by_id(int id) {
+    const filter_kind *kind = filter_kind_at((size_t)id - 1);
+    return kind != NULL && kind->id == id ? kind : NULL;
+}
+
+filter_status filter_check_rate(double p) {
+    return p > 0.0 && p < 1.0 ? FILTER_OK : FILTER_BAD_ARGUMENT;
+}
+
+filter_status filter_invalid(char *why, const char *format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(why, FILTER_WHY_MAX, format, ap);
+    va_end(ap);
+    return FILTER_INVALID;
+}
+
+filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why) {
+    why[0] = '\0';
+    out->kind = NULL;
+    if (bytes < FILTER_HEADER_BYTES) {
+        return filter_invalid(why,
+                              "not a Bloom filter: length %llu is shorter than the %d-byte header",
+                              (unsigned long long)bytes, FILTER_HEADER_BYTES);
+    }
+    if (memcmp(blob + FILTER_OFF_MAGIC, filter_magic, sizeof filter_magic) != 0) {
+        return filter_invalid(
+            why, "not a Bloom filter: magic is x'%02X%02X%02X%02X', not x'53514246' (SQBF)",
+            blob[0], blob[1], blob[2], blob[3]);
+    }
+    out->blob = blob;
+    out->bytes = bytes;
+    out->version = blob[FILTER_OFF_VERSION];
+    out->min_reader_version = blob[FILTER_OFF_MIN_READER];
+    if (out->min_reader_version == 0 || out->version < out->min_reader_version) {
+        return filter_invalid(why,
+                              "corrupt filter: format version %u with minimum reader version %u",
+                              out->version, out->min_reader_version);
+    }
+    if (out->min_reader_version > FILTER_FORMAT_VERSION) {
+        return filter_invalid(why,
+                              "filter format version %u needs a reader of version %u or later; "
+                              "this one reads version %d",
+                              out->version, out->min_reader_version, FILTER_FORMAT_VERSION);
+    }
+    out->kind = filter_kind_by_id(blob[FILTER_OFF_KIND]);
+    if (out->kind == NULL) {
+        return filter_invalid(why, "corrupt filter: unknown kind %u", blob[FILTER_OFF_KIND]);
+    }
+    out->hash = blob[FILTER_OFF_HASH];
+    if (!key_hash_is_known(out->hash)) {
+        return filter_invalid(why, "corrupt filter: unknown hash %u", out->hash);
+    }
+    return out->kind->validate(out, why);
+}
+
+void filter_write_prelude(uint8_t *blob, const filter_kind *kind, int hash) {
+    memcpy(blob + FILTER_OFF_MAGIC, filter_magic, sizeof filter_magic);
+    blob[FILTER_OFF_VERSION] = kind->format_version;
+    blob[FILTER_OFF_MIN_READER] = kind->format_version;
+    blob[FILTER_OFF_KIND] = kind->id;
+    blob[FILTER_OFF_HASH] = (uint8_t)hash;
+}
+
+const char *filter_format_double(char *buf, double v) {
+    char raw[40];
+    size_t out = 0;
+    if (v != v) {
+        return strcpy(buf, "NaN");
+    }
+    if (v == INFINITY || v == -INFINITY) {
+        return strcpy(buf, v > 0 ? "Inf" : "-Inf");
+    }
+    snprintf(raw, sizeof raw, "%.15g", v);
+    for (size_t i = 0; raw[i] != '\0' && out < 31; i++) {
+        char c = raw[i];
+        int plain = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e';
+        if (plain) {
+            buf[out++] = c;
+        } else if (out == 0 || buf[out - 1] != '.') {
+            buf[out++] = '.'; /* the decimal point, one or more bytes in some locales */
+        }
+    }
+    buf[out] = '\0';
+    return buf;
+}

@@ -1,0 +1,112 @@
+/*
+** filter.h: the container every filter BLOB shares, whatever its kind.
+**
+** A filter is a 64-byte header and a body. The header's first 8 bytes, the
+** prelude, are the same for every kind: magic "SQBF", format version, minimum
+** reader version, kind and key hash. The other 56 header bytes and the body
+** belong to the kind. filter_open checks the prelude, finds the kind in the
+** kind table and lets the kind validate the rest, all in O(1) and before any
+** byte of the body is read (docs/format.md). No SQLite header, no allocation.
+*/
+#ifndef FILTER_H
+#define FILTER_H
+
+#include "key_hash.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    FILTER_HEADER_BYTES = 64,  /* the header of every kind: the prelude and 56 bytes of its own */
+    FILTER_FORMAT_VERSION = 1, /* the newest format version this code reads */
+    FILTER_WHY_MAX = 160       /* buffer size for a validation message */
+};
+
+/* Prelude offsets. */
+enum {
+    FILTER_OFF_MAGIC = 0, /* 4 bytes, "SQBF" */
+    FILTER_OFF_VERSION = 4,
+    FILTER_OFF_MIN_READER = 5,
+    FILTER_OFF_KIND = 6,
+    FILTER_OFF_HASH = 7
+};
+
+typedef enum filter_status {
+    FILTER_OK = 0,
+    FILTER_BAD_ARGUMENT,    /* sizing: a capacity, rate or kind outside what is defined */
+    FILTER_RATE_TOO_HIGH,   /* sizing: the kind has a lower maximum rate */
+    FILTER_TOO_MANY_HASHES, /* sizing: the rate needs more hash functions than the kind allows */
+    FILTER_TOO_BIG,         /* sizing: more bytes than the core sizes */
+    FILTER_INVALID          /* decoding or merging: the message says why */
+} filter_status;
+
+struct filter_kind;
+
+/* A filter BLOB that filter_open accepted: its prelude, its kind, its bytes. */
+typedef struct filter_view {
+    const struct filter_kind *kind;
+    uint8_t version;            /* format version the writer followed */
+    uint8_t min_reader_version; /* oldest reader version that can read it */
+    uint8_t hash;               /* KEY_HASH_* */
+    const uint8_t *blob;
+    uint64_t bytes;
+} filter_view;
+
+/*
+** What a kind of filter does, for the code shared by every kind. Functions
+** that take a filter get one that filter_open accepted; those that take a
+** blob get one that this kind's copy wrote.
+*/
+typedef struct filter_kind {
+    uint8_t id;             /* the prelude's kind byte */
+    const char *name;       /* as bloom_build and bloom_info spell it */
+    uint8_t format_version; /* the format version that defines it: written as both versions */
+    /* Validates the header bytes after the prelude against f->bytes, in O(1). On failure,
+    ** returns FILTER_INVALID with the reason in why (FILTER_WHY_MAX bytes). */
+    filter_status (*validate)(const filter_view *f, char *why);
+    /* 1 when key may have been added to f, 0 when it certainly was not. */
+    int (*might_contain)(const filter_view *f, key_hash key);
+    /* Writes f into dst (f->bytes bytes) as this code writes that kind. */
+    void (*copy)(uint8_t *dst, const filter_view *f);
+    /* Adds key to the filter in blob, counting it. */
+    void (*add)(uint8_t *blob, key_hash key);
+    /* Checks that b (of any kind) can be merged into a; FILTER_INVALID, with why, if not. */
+    filter_status (*compatible)(const filter_view *a, const filter_view *b, char *why);
+    /* Merges f, which compatible accepted, into the filter in blob, counting its keys. */
+    void (*merge)(uint8_t *blob, const filter_view *f);
+} filter_kind;
+
+/* Checks a false-positive rate: FILTER_BAD_ARGUMENT unless strictly between 0 and 1, the
+** range of every kind; a kind may allow less (see its sizing). */
+filter_status filter_check_rate(double p);
+
+/* The kind with prelude byte id, or NULL. */
+const filter_kind *filter_kind_by_id(int id);
+
+/* The i-th kind of the kind table, from 0, or NULL past its end. */
+const filter_kind *filter_kind_at(size_t i);
+
+/*
+** Validates blob (bytes long) as a filter this code can read: the prelude,
+** then the kind's own header. Reads only the header, in O(1). On failure
+** returns FILTER_INVALID and writes the reason, without a function name, to
+** why (FILTER_WHY_MAX bytes).
+*/
+filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
+
+/* Writes the prelude of a filter of kind: magic, the kind's format version as both versions,
+** its id and hash. */
+void filter_write_prelude(uint8_t *blob, const filter_kind *kind, int hash);
+
+/* Writes FILTER_INVALID's message to why (FILTER_WHY_MAX bytes) and returns FILTER_INVALID. */
+filter_status filter_invalid(char *why, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Writes v to buf (32 bytes) with 15 significant digits and a '.' whatever the locale's
+** decimal point; NaN and infinities as SQLite shows them. Returns buf. */
+const char *filter_format_double(char *buf, double v);
+
+#endif /* FILTER_H */

@@ -1,0 +1,364 @@
+/*
+** filter_functions.c: the SQL functions every kind answers: bloom_build,
+** bloom_might_contain, bloom_add, bloom_union and bloom_info. They read and
+** check the arguments, then hand the kind-specific work to the filter's kind
+** (its core, filter_kind, and its SQL side, sql_kind). docs/functions.md
+** states their behaviour as numbered rules, cited here as "rule N (title)".
+*/
+#include "sql_api.h"
+
+#include "sql_args.h"
+#include "sql_error.h"
+#include "sql_function.h"
+#include "sql_json.h"
+#include "sql_kind.h"
+
+#include <string.h>
+
+/* bloom_might_contain(FILTER, KEY): rules 7 (probe) and 8 (validation). */
+static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view f;
+    key_hash key;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        !sql_read_filter(ctx, "bloom_might_contain", argv[0], &f) ||
+        sqlite3_value_type(argv[1]) == SQLITE_NULL || !sql_read_key(ctx, argv[1], &key)) {
+        return;
+    }
+    sqlite3_result_int(ctx, f.kind->might_contain(&f, key));
+}
+
+/* A copy of f, as this code writes its kind, in memory from sqlite3_malloc64, and in *copy a
+** view of it. Returns NULL after setting a NOMEM error. */
+static uint8_t *copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view *copy) {
+    uint8_t *blob = sqlite3_malloc64(f->bytes);
+    if (blob == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    f->kind->copy(blob, f);
+    *copy = *f;
+    copy->blob = blob;
+    copy->version = copy->min_reader_version = f->kind->format_version;
+    return blob;
+}
+
+/* Hands the filter blob (bytes long, from sqlite3_malloc64) to SQLite as the result. */
+static void result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes) {
+    sqlite3_result_blob64(ctx, blob, bytes, sqlite3_free);
+}
+
+/* bloom_add(FILTER, KEY): rule 9 (add). */
+static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view f, copy;
+    key_hash key;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        !sql_read_filter(ctx, "bloom_add", argv[0], &f)) {
+        return;
+    }
+    if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_value(ctx, argv[0]);
+        return;
+    }
+    uint8_t *blob;
+    if (sql_read_key(ctx, argv[1], &key) && (blob = copy_filter(ctx, &f, &copy)) != NULL) {
+        f.kind->add(blob, key);
+        result_filter(ctx, blob, f.bytes);
+    }
+}
+
+/* Checks that b can be merged into a (rule 10 (union)); sets the error of func otherwise. */
+static int compatible(sqlite3_context *ctx, const char *func, const filter_view *a,
+                      const filter_view *b) {
+    char why[FILTER_WHY_MAX];
+    if (a->kind->compatible(a, b, why) != FILTER_OK) {
+        sql_errorf(ctx, "%s: %s", func, why);
+        return 0;
+    }
+    return 1;
+}
+
+/* bloom_union(A, B): rule 10 (union). */
+static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view a, b, copy;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+        !sql_read_filter(ctx, "bloom_union", argv[0], &a) ||
+        !sql_read_filter(ctx, "bloom_union", argv[1], &b) ||
+        !compatible(ctx, "bloom_union", &a, &b)) {
+        return;
+    }
+    uint8_t *blob = copy_filter(ctx, &a, &copy);
+    if (blob != NULL) {
+        a.kind->merge(blob, &b);
+        result_filter(ctx, blob, a.bytes);
+    }
+}
+
+/* Aggregate state of bloom_union(FILTER), zeroed by SQLite before the first row. */
+typedef struct union_state {
+    int failed;       /* a row failed: xFinal only frees */
+    uint8_t *blob;    /* the union so far, allocated on the first non-NULL filter */
+    filter_view view; /* a view of blob */
+} union_state;
+
+/* bloom_union(FILTER), one row: rule 10 (union). */
+static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    filter_view f;
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (st->failed || sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        return;
+    }
+    if (!sql_read_filter(ctx, "bloom_union", argv[0], &f) ||
+        (st->blob != NULL && !compatible(ctx, "bloom_union", &st->view, &f))) {
+        st->failed = 1;
+    } else if (st->blob == NULL) {
+        st->blob = copy_filter(ctx, &f, &st->view);
+        st->failed = st->blob == NULL;
+    } else {
+        st->view.kind->merge(st->blob, &f);
+    }
+}
+
+/* bloom_union(FILTER): the union of every non-NULL filter; NULL if there is none. */
+static void union_final(sqlite3_context *ctx) {
+    union_state *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL) {
+        return;
+    }
+    if (!st->failed && st->blob != NULL) {
+        result_filter(ctx, st->blob, st->view.bytes);
+    } else {
+        sqlite3_free(st->blob);
+    }
+    st->blob = NULL;
+}
+
+/* bloom_info(FILTER): rule 11 (info). The prelude's fields, then the kind's. */
+static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view f;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        !sql_read_filter(ctx, "bloom_info", argv[0], &f)) {
+        return;
+    }
+    sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str_appendf(json,
+                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"%s\","
+                        "\"hash\":\"%s\"",
+                        f.version, f.min_reader_version, f.kind->name, key_hash_name(f.hash));
+    sql_kind_of(f.kind)->info(json, &f);
+    sqlite3_str_appendchar(json, 1, '}');
+    sql_result_json(ctx, json);
+}
+
+/* The arguments of bloom_build that hold N, P and the kind. */
+enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
+
+/* The rate bloom_build(KEY) uses (rule 4 (sized at the end)). */
+#define DEFAULT_RATE 0.01
+
+/* Initial and largest number of slots of the key set of a filter sized at the end: 16 bytes
+** a slot, at most 3/4 full, in one allocation under SQLite's limit of about 2 GB. A test build
+** sets a small maximum to reach it. */
+#define FIRST_SET_CAPACITY 1024
+#ifndef BLOOM_SET_SLOTS_MAX
+#define BLOOM_SET_SLOTS_MAX (UINT64_C(1) << 26)
+#endif
+
+/* Reads the kind argument of bloom_build, a kind's name in any case (rule 3 (parameters)).
+** Returns NULL after setting the error. */
+static const sql_kind *read_kind(sqlite3_context *ctx, sqlite3_value *v) {
+    const char *text = (const char *)sqlite3_value_text(v);
+    const sql_kind *kind;
+    if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
+        for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
+            if (sqlite3_stricmp(text, kind->kind->name) == 0) {
+                return kind;
+            }
+        }
+    }
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(s, "bloom_build: layout must be ");
+    for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
+        const char *separator = i == 0 ? "" : sql_kind_at(i + 1) == NULL ? " or " : ", ";
+        sqlite3_str_appendf(s, "%s'%s'", separator, kind->kind->name);
+    }
+    sqlite3_str_appendall(s, ", got ");
+    sql_append_value(s, v);
+    sql_error_from_str(ctx, s);
+    return NULL;
+}
+
+/* Writes "NULL" or n for messages about N into buf (24 bytes). */
+static const char *capacity_text(uint64_t n, char *buf) {
+    if (n == 0) {
+        return "NULL";
+    }
+    sqlite3_snprintf(24, buf, "%llu", (unsigned long long)n);
+    return buf;
+}
+
+/* Checks that n, p and the kind equal those of the group's first row (rule 3 (parameters)). */
+static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p,
+                           const sql_kind *kind) {
+    char now[24], first[24];
+    if (kind != st->kind) {
+        sql_errorf(ctx,
+                   "bloom_build: layout must be the same for all rows of a group, got '%s' "
+                   "after '%s'",
+                   kind->kind->name, st->kind->kind->name);
+        return 0;
+    }
+    if (n != st->n) {
+        sql_errorf(ctx, "bloom_build: n must be the same for all rows of a group, got %s after %s",
+                   capacity_text(n, now), capacity_text(st->n, first));
+        return 0;
+    }
+    if (p != st->p) {
+        sqlite3_str *s = sqlite3_str_new(NULL);
+        sqlite3_str_appendall(s, "bloom_build: p must be the same for all rows of a group, got ");
+        sql_append_real(s, p, st->p);
+        sqlite3_str_appendall(s, " after ");
+        sql_append_real(s, st->p, p);
+        sql_error_from_str(ctx, s);
+        return 0;
+    }
+    return 1;
+}
+
+/* Doubles the slots of a key set (allocates its first ones when it has none). Returns 0
+** after setting a NOMEM error. */
+static int grow_set(sqlite3_context *ctx, key_set *seen) {
+    key_set grown = {NULL, seen->capacity ? 2 * seen->capacity : FIRST_SET_CAPACITY, 0, 0};
+    grown.slots = sqlite3_malloc64(grown.capacity * sizeof(key_hash));
+    if (grown.slots == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    memset(grown.slots, 0, grown.capacity * sizeof(key_hash));
+    key_set_move(seen, &grown);
+    sqlite3_free(seen->slots);
+    *seen = grown;
+    return 1;
+}
+
+/* Adds key to the key set of st, which is kept at most 3/4 full (so there is always room for
+** one more) and up to BLOOM_SET_SLOTS_MAX slots (rule 4 (sized at the end)). Returns 0 after
+** setting the error. */
+static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
+    key_set *seen = &st->seen;
+    if (seen->capacity == 0 && !grow_set(ctx, seen)) {
+        return 0;
+    }
+    if (!key_set_insert(seen, key) || seen->count * 4 <= seen->capacity * 3) {
+        return 1; /* a repeat, or room left */
+    }
+    if (seen->capacity == BLOOM_SET_SLOTS_MAX) {
+        sql_errorf(ctx,
+                   "bloom_build: more than %llu distinct keys to size a filter for; give n "
+                   "instead of NULL",
+                   (unsigned long long)(BLOOM_SET_SLOTS_MAX / 4 * 3));
+        return 0;
+    }
+    return grow_set(ctx, seen);
+}
+
+/* The state of the group on its first row, for the kind and parameters of that row; sized now
+** when n is given. Returns NULL after setting the error. */
+static build_state *start_group(sqlite3_context *ctx, const sql_kind *kind, uint64_t n, double p) {
+    build_state *st = sqlite3_aggregate_context(ctx, (int)kind->build_state_bytes);
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    st->kind = kind;
+    st->n = n;
+    st->p = p;
+    kind->build_plan(ctx, st, RATE_ARGUMENT);
+    if (n > 0 && !kind->build_size(ctx, st, n)) {
+        st->failed = 1;
+        return NULL;
+    }
+    return st;
+}
+
+/* bloom_build(KEY [, N, P [, KIND]]), one row: rules 1 (build) to 6 (nulls and groups). */
+static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    build_state *st = sqlite3_aggregate_context(ctx, 0);
+    const sql_kind *kind = sql_kind_at(0);
+    uint64_t n = 0;
+    double p = DEFAULT_RATE;
+    key_hash key;
+    if (st != NULL && st->failed) {
+        return;
+    }
+    int ok =
+        (argc <= CAPACITY_ARGUMENT ||
+         sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], &n)) &&
+        (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
+        (argc <= KIND_ARGUMENT || (kind = read_kind(ctx, argv[KIND_ARGUMENT])) != NULL);
+    if (ok && st == NULL) {
+        st = start_group(ctx, kind, n, p);
+        ok = st != NULL;
+    } else if (ok) {
+        ok = same_parameters(ctx, st, n, p, kind);
+    }
+    if (ok && sqlite3_value_type(argv[0]) != SQLITE_NULL) {
+        ok = sql_read_key(ctx, argv[0], &key) && (st->blob != NULL || remember_key(ctx, st, key));
+        if (ok) {
+            if (st->blob != NULL) {
+                st->kind->build_add(st, key);
+            }
+            st->keys++;
+        }
+    }
+    if (!ok && st != NULL) {
+        st->failed = 1;
+    }
+}
+
+/* bloom_build: the filter, sized now for the distinct keys seen if N was NULL, handed to
+** SQLite without a copy. NULL over zero rows. */
+static void build_final(sqlite3_context *ctx) {
+    build_state *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL) {
+        return;
+    }
+    if (!st->failed && st->blob == NULL) {
+        uint64_t distinct = key_set_size(&st->seen), cursor = 0;
+        key_hash key;
+        if (st->kind->build_size(ctx, st, distinct > 0 ? distinct : 1)) {
+            while (key_set_next(&st->seen, &cursor, &key)) {
+                st->kind->build_add(st, key);
+            }
+        }
+    }
+    sqlite3_free(st->seen.slots);
+    st->seen.slots = NULL;
+    if (!st->failed && st->blob != NULL) {
+        st->kind->build_finish(st);
+        result_filter(ctx, st->blob, st->bytes);
+    } else {
+        sqlite3_free(st->blob);
+    }
+    st->blob = NULL;
+}
+
+const sql_function filter_functions[] = {
+    {"bloom_build", 1, NULL, build_step, build_final},
+    {"bloom_build", 3, NULL, build_step, build_final},
+    {"bloom_build", 4, NULL, build_step, build_final},
+    {"bloom_might_contain", 2, might_contain_func, NULL, NULL},
+    {"bloom_info", 1, info_func, NULL, NULL},
+    {"bloom_add", 2, add_func, NULL, NULL},
+    {"bloom_union", 2, union_func, NULL, NULL},
+    {"bloom_union", 1, NULL, union_step, union_final},
+    {NULL, 0, NULL, NULL, NULL},
+};

@@ -1,0 +1,57 @@
+/*
+** key_set.c: a set of key hashes with linear probing. See key_set.h.
+*/
+#include "key_set.h"
+
+/* Whether h is the all-zero hash, the mark of an empty slot. */
+static int is_zero(key_hash h) {
+    return h.h1 == 0 && h.h2 == 0;
+}
+
+int key_set_insert(key_set *set, key_hash h) {
+    if (is_zero(h)) {
+        int is_new = !set->has_zero;
+        set->has_zero = 1;
+        return is_new;
+    }
+    uint64_t mask = set->capacity - 1;
+    for (uint64_t i = h.h1 & mask;; i = (i + 1) & mask) {
+        key_hash *slot = &set->slots[i];
+        if (is_zero(*slot)) {
+            *slot = h;
+            set->count++;
+            return 1;
+        }
+        if (slot->h1 == h.h1 && slot->h2 == h.h2) {
+            return 0;
+        }
+    }
+}
+
+uint64_t key_set_size(const key_set *set) {
+    return set->count + (set->has_zero != 0);
+}
+
+void key_set_move(const key_set *from, key_set *to) {
+    uint64_t cursor = 0;
+    key_hash h;
+    while (key_set_next(from, &cursor, &h)) {
+        key_set_insert(to, h);
+    }
+}
+
+int key_set_next(const key_set *set, uint64_t *cursor, key_hash *out) {
+    /* Cursors 0 .. capacity - 1 walk the slots; capacity stands for the all-zero hash. */
+    for (; *cursor < set->capacity; (*cursor)++) {
+        if (!is_zero(set->slots[*cursor])) {
+            *out = set->slots[(*cursor)++];
+            return 1;
+        }
+    }
+    if (*cursor == set->capacity && set->has_zero) {
+        (*cursor)++;
+        out->h1 = out->h2 = 0;
+        return 1;
+    }
+    return 0;
+}

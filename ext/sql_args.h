@@ -1,0 +1,74 @@
+/*
+** sql_args.h: reading the arguments every filter function shares: a filter,
+** a key, a capacity, a rate. Each returns 1 on success, or 0 after setting
+** an error that names the function (rule 14 (errors)). The filter and key
+** readers are on every probe's path: inline, they cost the probe nothing
+** more than the code they hold (a call each was 24 instructions a row).
+*/
+#ifndef SQL_ARGS_H
+#define SQL_ARGS_H
+
+#include "sql_api.h"
+
+#include "filter.h"
+#include "key_hash.h"
+#include "sql_error.h"
+
+/* Reads a non-NULL FILTER argument: a BLOB that filter_open accepts (rule 8 (validation)). */
+static inline int sql_read_filter(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                                  filter_view *out) {
+    if (sqlite3_value_type(v) != SQLITE_BLOB) {
+        sql_error_value(ctx, func, "the filter must be a BLOB", v);
+        return 0;
+    }
+    const uint8_t *blob = sqlite3_value_blob(v);
+    int bytes = sqlite3_value_bytes(v);
+    if (blob == NULL && bytes != 0) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    char why[FILTER_WHY_MAX];
+    if (filter_open(blob, (uint64_t)bytes, out, why) != FILTER_OK) {
+        sql_errorf(ctx, "%s: %s", func, why);
+        return 0;
+    }
+    return 1;
+}
+
+/* Hashes a non-NULL KEY by SQL equality without affinity (rule 5 (keys)); fails only for
+** want of memory. */
+static inline int sql_read_key(sqlite3_context *ctx, sqlite3_value *key, key_hash *out) {
+    const void *bytes;
+    switch (sqlite3_value_type(key)) {
+    case SQLITE_INTEGER:
+        *out = key_hash_integer(sqlite3_value_int64(key));
+        return 1;
+    case SQLITE_FLOAT:
+        *out = key_hash_real(sqlite3_value_double(key));
+        return 1;
+    case SQLITE_TEXT:
+        bytes = sqlite3_value_text(key); /* UTF-8, converted from UTF-16 if need be */
+        if (bytes == NULL) {
+            break;
+        }
+        *out = key_hash_text(bytes, (size_t)sqlite3_value_bytes(key));
+        return 1;
+    default:
+        bytes = sqlite3_value_blob(key);
+        if (bytes == NULL && sqlite3_value_bytes(key) != 0) {
+            break; /* a zeroblob() that could not be expanded */
+        }
+        *out = key_hash_blob(bytes, (size_t)sqlite3_value_bytes(key));
+        return 1;
+    }
+    sqlite3_result_error_nomem(ctx);
+    return 0;
+}
+
+/* Reads a capacity N (rule 3 (parameters)) into *n: a whole number >= 1, or 0 for NULL. */
+int sql_read_capacity(sqlite3_context *ctx, const char *func, sqlite3_value *v, uint64_t *n);
+
+/* Reads a false-positive rate P (rule 3 (parameters)): a REAL that filter_check_rate accepts. */
+int sql_read_rate(sqlite3_context *ctx, const char *func, sqlite3_value *v, double *p);
+
+#endif /* SQL_ARGS_H */

@@ -1,0 +1,52 @@
+/*
+** sql_kind.h: what a kind gives the SQL functions every kind shares
+** (filter_functions.c): its part of bloom_build and of bloom_info. The rest
+** (probe, add, union) goes through the kind's core (filter_kind).
+*/
+#ifndef SQL_KIND_H
+#define SQL_KIND_H
+
+#include "sql_api.h"
+
+#include "filter.h"
+#include "key_set.h"
+
+struct sql_kind;
+
+/* The state of bloom_build for one group: the first member of every kind's own state, which
+** SQLite zeroes before the first row. */
+typedef struct build_state {
+    const struct sql_kind *kind;
+    int failed;    /* a row failed: xFinal only frees */
+    uint64_t n;    /* the capacity N, or 0 when the filter is sized at the end */
+    double p;      /* the rate P */
+    uint64_t keys; /* non-NULL keys added, counting repeats */
+    key_set seen;  /* sized at the end: the distinct key hashes so far */
+    uint8_t *blob; /* the filter, once sized */
+    uint64_t bytes;
+} build_state;
+
+typedef struct sql_kind {
+    const filter_kind *kind;
+    size_t build_state_bytes; /* the size of its state: a build_state, then its own fields */
+    /* On the first row of a group, in xStep: what sizing at st->p can work out once for the
+    ** statement, which the kind may keep as auxdata on argument rate_argument. */
+    void (*build_plan)(sqlite3_context *ctx, build_state *st, int rate_argument);
+    /* Sizes the filter for n keys at st->p and allocates st->blob, with no key in it; 0 after
+    ** setting the error (rule 13 (memory and limits)). */
+    int (*build_size)(sqlite3_context *ctx, build_state *st, uint64_t n);
+    /* Adds key to st->blob. */
+    void (*build_add)(build_state *st, key_hash key);
+    /* Writes st->keys into st->blob as the keys added, before it becomes the result. */
+    void (*build_finish)(build_state *st);
+    /* Appends the kind's fields of bloom_info, each as ,"name":value. */
+    void (*info)(sqlite3_str *json, const filter_view *f);
+} sql_kind;
+
+/* The SQL side of a kind of the kind table. */
+const sql_kind *sql_kind_of(const filter_kind *kind);
+
+/* The i-th kind bloom_build can make, from 0 (the default), or NULL past the end. */
+const sql_kind *sql_kind_at(size_t i);
+
+#endif /* SQL_KIND_H */
