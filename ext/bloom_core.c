@@ -145,9 +145,9 @@ static filter_status validate(const filter_view *f, char *why) {
         return filter_invalid(why, "corrupt filter: p = %s is not between 0 and 1",
                               filter_format_double(p_text, h.p));
     }
-    /* A newer writer that older readers may read owns the reserved bytes. */
+    /* A newer writer that this reader may read owns the reserved bytes (format.md, section 2). */
     int reserved = first_nonzero_reserved(f->blob);
-    if (f->version <= BLOOM_FORMAT_VERSION && reserved >= 0) {
+    if (f->version <= FILTER_FORMAT_VERSION && reserved >= 0) {
         return filter_invalid(why, "corrupt filter: reserved byte %d is 0x%02X, not 0", reserved,
                               f->blob[reserved]);
     }
@@ -251,6 +251,7 @@ static uint64_t popcount64(uint64_t x) {
 ** Var(X) is exact for n keys: m a (1 - a) plus the covariances of pairs of bits
 ** in one segment and in two, each a^2 (e^(n d) - 1) with d the log-ratio of
 ** their joint clear chance to a^2; its standard error is sd(X) / |dE[X]/dn|.
+** With one segment there are no pairs in two (and ln(1 - 2u) may not exist).
 */
 bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
     uint64_t segment_bits = h->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_LINE_BITS : h->m;
@@ -267,17 +268,19 @@ bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
     }
     f.fill_ratio = (double)f.bits_set / m;
     f.estimated_fp_rate = rate_sum / lines;
-    double log_miss = log1p(expm1(k * log1p(-1.0 / b)) / lines);             /* ln(1 - u) */
-    double log_miss_two = log1p(expm1(k * log1p(-2.0 / b)) / lines);         /* same segment */
-    double log_miss_apart = log1p(2.0 * expm1(k * log1p(-1.0 / b)) / lines); /* two segments */
+    double log_miss = log1p(expm1(k * log1p(-1.0 / b)) / lines);     /* ln(1 - u) */
+    double log_miss_two = log1p(expm1(k * log1p(-2.0 / b)) / lines); /* same segment */
     f.estimated_keys = log1p(-f.fill_ratio) / log_miss; /* INFINITY when every bit is set */
     if (isinf(f.estimated_keys)) {
         f.estimated_keys_se = INFINITY;
     } else {
         double n = f.estimated_keys, a = 1.0 - f.fill_ratio;
         double same = a * a * expm1(n * (log_miss_two - 2.0 * log_miss));
-        double apart = a * a * expm1(n * (log_miss_apart - 2.0 * log_miss));
-        double variance = m * a * (1.0 - a) + m * (b - 1.0) * same + m * (m - b) * apart;
+        double variance = m * a * (1.0 - a) + m * (b - 1.0) * same;
+        if (lines > 1) {
+            double log_miss_apart = log1p(2.0 * expm1(k * log1p(-1.0 / b)) / lines);
+            variance += m * (m - b) * a * a * expm1(n * (log_miss_apart - 2.0 * log_miss));
+        }
         f.estimated_keys_se = sqrt(fmax(0.0, variance)) / (m * a * -log_miss);
     }
     f.over_capacity =
@@ -358,16 +361,9 @@ static void merge(uint8_t *blob, const filter_view *f) {
     le_store64(blob + OFF_KEYS, bloom_add_counts(into.keys, from.keys));
 }
 
-const filter_kind bloom_standard_kind = {BLOOM_LAYOUT_STANDARD,
-                                         "standard",
-                                         BLOOM_FORMAT_VERSION,
-                                         validate,
-                                         might_contain,
-                                         copy,
-                                         add,
-                                         compatible,
-                                         merge};
+/* A Bloom kind: both share every operation, which read the layout from the filter. */
+#define BLOOM_KIND(layout, name)                                                                   \
+    { layout, name, BLOOM_FORMAT_VERSION, validate, might_contain, copy, add, compatible, merge }
 
-const filter_kind bloom_blocked_kind = {
-    BLOOM_LAYOUT_BLOCKED, "blocked", BLOOM_FORMAT_VERSION, validate, might_contain, copy, add,
-    compatible,           merge};
+const filter_kind bloom_standard_kind = BLOOM_KIND(BLOOM_LAYOUT_STANDARD, "standard");
+const filter_kind bloom_blocked_kind = BLOOM_KIND(BLOOM_LAYOUT_BLOCKED, "blocked");

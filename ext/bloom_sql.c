@@ -118,18 +118,9 @@ static void info(sqlite3_str *json, const filter_view *f) {
                         fill.estimated_fp_rate, fill.over_capacity ? "true" : "false");
 }
 
-const sql_kind bloom_standard_sql = {&bloom_standard_kind,
-                                     sizeof(bloom_build_state),
-                                     build_plan,
-                                     build_size,
-                                     build_add,
-                                     build_finish,
-                                     info};
+/* The SQL side of a Bloom kind: both share every function, which ask the state its layout. */
+#define BLOOM_SQL_KIND(core)                                                                       \
+    { &core, sizeof(bloom_build_state), build_plan, build_size, build_add, build_finish, info }
 
-const sql_kind bloom_blocked_sql = {&bloom_blocked_kind,
-                                    sizeof(bloom_build_state),
-                                    build_plan,
-                                    build_size,
-                                    build_add,
-                                    build_finish,
-                                    info};
+const sql_kind bloom_standard_sql = BLOOM_SQL_KIND(bloom_standard_kind);
+const sql_kind bloom_blocked_sql = BLOOM_SQL_KIND(bloom_blocked_kind);

@@ -29,10 +29,6 @@ const filter_kind *filter_kind_by_id(int id) {
     return kind != NULL && kind->id == id ? kind : NULL;
 }
 
-filter_status filter_check_rate(double p) {
-    return p > 0.0 && p < 1.0 ? FILTER_OK : FILTER_BAD_ARGUMENT;
-}
-
 filter_status filter_invalid(char *why, const char *format, ...) {
     va_list ap;
     va_start(ap, format);

@@ -78,7 +78,9 @@ typedef struct filter_kind {
 
 /* Checks a false-positive rate: FILTER_BAD_ARGUMENT unless strictly between 0 and 1, the
 ** range of every kind; a kind may allow less (see its sizing). */
-filter_status filter_check_rate(double p);
+static inline filter_status filter_check_rate(double p) {
+    return p > 0.0 && p < 1.0 ? FILTER_OK : FILTER_BAD_ARGUMENT;
+}
 
 /* The kind with prelude byte id, or NULL. */
 const filter_kind *filter_kind_by_id(int id);

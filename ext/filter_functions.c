@@ -172,12 +172,16 @@ enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
 #define BLOOM_SET_SLOTS_MAX (UINT64_C(1) << 26)
 #endif
 
-/* Reads the kind argument of bloom_build, a kind's name in any case (rule 3 (parameters)).
-** Returns NULL after setting the error. */
-static const sql_kind *read_kind(sqlite3_context *ctx, sqlite3_value *v) {
+/* Reads the kind argument of bloom_build, a kind's name in any case (rule 3 (parameters)),
+** trying first the kind of the group's first row (NULL on that row). Returns NULL after
+** setting the error. */
+static const sql_kind *read_kind(sqlite3_context *ctx, sqlite3_value *v, const sql_kind *first) {
     const char *text = (const char *)sqlite3_value_text(v);
     const sql_kind *kind;
     if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
+        if (first != NULL && sqlite3_stricmp(text, first->kind->name) == 0) {
+            return first;
+        }
         for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
             if (sqlite3_stricmp(text, kind->kind->name) == 0) {
                 return kind;
@@ -292,7 +296,7 @@ static build_state *start_group(sqlite3_context *ctx, const sql_kind *kind, uint
 /* bloom_build(KEY [, N, P [, KIND]]), one row: rules 1 (build) to 6 (nulls and groups). */
 static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     build_state *st = sqlite3_aggregate_context(ctx, 0);
-    const sql_kind *kind = sql_kind_at(0);
+    const sql_kind *kind = st != NULL ? st->kind : sql_kind_at(0); /* without a kind argument */
     uint64_t n = 0;
     double p = DEFAULT_RATE;
     key_hash key;
@@ -303,7 +307,8 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         (argc <= CAPACITY_ARGUMENT ||
          sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], &n)) &&
         (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
-        (argc <= KIND_ARGUMENT || (kind = read_kind(ctx, argv[KIND_ARGUMENT])) != NULL);
+        (argc <= KIND_ARGUMENT ||
+         (kind = read_kind(ctx, argv[KIND_ARGUMENT], st ? st->kind : NULL)) != NULL);
     if (ok && st == NULL) {
         st = start_group(ctx, kind, n, p);
         ok = st != NULL;

@@ -12,7 +12,8 @@ found=0
 for data in $(find "$build" -path '*/ext/*.gcda' | sort); do
     found=1
     source="$ext/$(basename "$data" .gcda)"
-    target=$(basename "$(dirname "$(dirname "$data")")" .dir)
+    # The object's directory is CMakeFiles/<target>.dir/..., with __ for each ../ of the source.
+    target=$(echo "$data" | sed 's|.*/CMakeFiles/\([^/]*\)\.dir/.*|\1|')
     echo "$(basename "$source") in $target:"
     gcov -b -n "$data" 2>/dev/null |
         awk -v f="$source" '$0 == "File '"'"'" f "'"'"'" { left = 4; next } left > 0 { print "  " $0; left-- }'

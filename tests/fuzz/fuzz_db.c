@@ -3,7 +3,7 @@
 */
 #include "fuzz_db.h"
 
-#include "sqlite_bloom.h" /* the entry point of ext/bloom.c, compiled here with -DSQLITE_CORE */
+#include "sqlite_bloom.h" /* the entry point (ext/extension.c), compiled here with -DSQLITE_CORE */
 
 sqlite3 *fuzz_db_open(unsigned encoding, const char *schema) {
     static const char *const pragmas[FUZZ_ENCODINGS] = {

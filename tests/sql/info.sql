@@ -79,3 +79,11 @@ SELECT bloom_info(x'53514246');
 -- error: bloom_info: not a Bloom filter: length 4 is shorter than the 64-byte header
 SELECT bloom_info(CAST(substr(f, 1, 8) || x'00' || substr(f, 10) AS BLOB)) FROM f;
 -- error: bloom_info: corrupt filter: k = 0 is outside 1..64
+
+-- One segment (the standard layout) has no pairs of bits in two segments: with m = 64 and
+-- k = 64 that term's ln(1 - 2u) does not exist, and 0.1.0 gave an error of 0.0 (and so took
+-- 3.0 keys for more than n + 4 errors). bloom_build never writes such a filter; others may.
+SELECT json_extract(i, '$.estimated_keys'), json_extract(i, '$.estimated_keys_error'),
+       json_extract(i, '$.over_capacity')
+FROM (SELECT bloom_info(bloom_add(bloom_add(bloom_add(x'5351424601010101400000000000000040000000000000000100000000000000000000000000E03F0000000000000000000000000000000000000000000000000000000000000000', 0), 1), 2)) AS i);
+-- => 3.0|0.5|0

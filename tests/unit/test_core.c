@@ -541,6 +541,13 @@ static void test_measure(void) {
     CHECK(f.estimated_fp_rate == 1.0 && f.over_capacity);
     h.keys = 1000;
     CHECK(!bloom_measure(&h, bits).over_capacity);
+    /* One 64-bit segment with k = 64: a key sets more than half the bits, and the error has
+    ** no term for pairs of segments (whose logarithm would not exist). */
+    bloom_header one = header_of(64, 64, BLOOM_LAYOUT_STANDARD);
+    uint8_t word[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F};
+    f = bloom_measure(&one, word);
+    CHECK_U64(f.bits_set, 60);
+    CHECK(isfinite(f.estimated_keys_se) && f.estimated_keys_se > 0.3);
 }
 
 static void test_compatibility_and_merge(void) {
