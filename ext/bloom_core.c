@@ -10,6 +10,9 @@
 #include <math.h>
 #include <string.h>
 
+/* What to do about filters that cannot be merged. */
+#define BLOOM_SAME_BUILD "build both with the same n, p and layout"
+
 /* Offsets of the Bloom fields in the header, after the 8-byte prelude. */
 enum {
     OFF_K = 8,
@@ -140,7 +143,7 @@ static filter_status validate(const filter_view *f, char *why) {
     if (h.n == 0) {
         return filter_invalid(why, "corrupt filter: capacity n = 0");
     }
-    if (!(h.p > 0.0 && h.p < 1.0)) {
+    if (filter_check_rate(h.p) != FILTER_OK) {
         char p_text[32];
         return filter_invalid(why, "corrupt filter: p = %s is not between 0 and 1",
                               filter_format_double(p_text, h.p));
@@ -290,19 +293,17 @@ bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
 }
 
 filter_status bloom_check_compatible(const bloom_header *a, const bloom_header *b, char *why) {
-    if (a->layout != b->layout) {
-        return filter_invalid(why, "incompatible filters: layout %u and layout %u", a->layout,
-                              b->layout);
+    char a_p[32], b_p[32];
+    if (a->m == b->m && a->k == b->k) {
+        return FILTER_OK;
     }
-    if (a->m != b->m) {
-        return filter_invalid(why, "incompatible filters: m = %llu and m = %llu bits",
-                              (unsigned long long)a->m, (unsigned long long)b->m);
-    }
-    if (a->k != b->k) {
-        return filter_invalid(why, "incompatible filters: k = %lu and k = %lu", (unsigned long)a->k,
-                              (unsigned long)b->k);
-    }
-    return FILTER_OK;
+    return filter_invalid(why,
+                          "incompatible filters: one built for n = %llu at p = %s (%llu bits, "
+                          "k = %lu), the other for n = %llu at p = %s (%llu bits, k = %lu); %s",
+                          (unsigned long long)a->n, filter_format_double(a_p, a->p),
+                          (unsigned long long)a->m, (unsigned long)a->k, (unsigned long long)b->n,
+                          filter_format_double(b_p, b->p), (unsigned long long)b->m,
+                          (unsigned long)b->k, BLOOM_SAME_BUILD);
 }
 
 void bloom_merge(uint8_t *dst, const uint8_t *src, uint64_t m) {
@@ -341,11 +342,11 @@ static void add(uint8_t *blob, key_hash key) {
     le_store64(blob + OFF_KEYS, bloom_add_counts(h.keys, 1));
 }
 
-/* The kinds' compatible: the same layout, hash, m and k. */
+/* The kinds' compatible: the same kind, hash, m and k. */
 static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
     if (a->kind != b->kind) {
-        return filter_invalid(why, "incompatible filters: layout %u and layout %u", a->kind->id,
-                              b->kind->id);
+        return filter_invalid(why, "incompatible filters: a '%s' filter and a '%s' one; %s",
+                              a->kind->name, b->kind->name, BLOOM_SAME_BUILD);
     }
     if (a->hash != b->hash) {
         return filter_invalid(why, "incompatible filters: hash %u and hash %u", a->hash, b->hash);

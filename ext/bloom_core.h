@@ -109,8 +109,9 @@ typedef struct bloom_fill {
 bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits);
 
 /*
-** Checks that filters a and b can be merged: same layout, m and k. On
-** failure returns FILTER_INVALID and writes which parameter differs to why.
+** Checks that filters a and b of the same layout can be merged: the same m and
+** k. On failure returns FILTER_INVALID and writes to why, in the terms they
+** were built with (n and p), that they differ.
 */
 filter_status bloom_check_compatible(const bloom_header *a, const bloom_header *b, char *why);
 

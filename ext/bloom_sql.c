@@ -37,7 +37,8 @@ static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argum
     if (layout_of(common) != BLOOM_LAYOUT_BLOCKED) {
         return;
     }
-    const bloom_blocked_design *kept = sqlite3_get_auxdata(ctx, rate_argument);
+    const bloom_blocked_design *kept =
+        rate_argument >= 0 ? sqlite3_get_auxdata(ctx, rate_argument) : NULL;
     if (kept != NULL && kept->p == common->p) {
         st->design = *kept;
         return;
@@ -45,7 +46,7 @@ static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argum
     if (bloom_design_blocked(common->p, &st->design) != FILTER_OK) {
         return;
     }
-    bloom_blocked_design *copy = sqlite3_malloc(sizeof *copy);
+    bloom_blocked_design *copy = rate_argument >= 0 ? sqlite3_malloc(sizeof *copy) : NULL;
     if (copy != NULL) { /* without it, each group computes its own */
         *copy = st->design;
         sqlite3_set_auxdata(ctx, rate_argument, copy, sqlite3_free);
@@ -59,12 +60,12 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     filter_status status =
         bloom_size_designed(n, p, layout_of(common), &st->design, &st->header, &bytes_needed);
     if (status == FILTER_TOO_MANY_HASHES) {
-        sql_errorf(ctx, "bloom_build: p = %!.15g needs %u hash functions, more than %d", p,
+        sql_errorf(ctx, "%s: p = %!.15g needs %u hash functions, more than %d", common->func, p,
                    (unsigned)st->header.k, BLOOM_K_MAX);
         return 0;
     }
     if (status == FILTER_RATE_TOO_HIGH) {
-        sql_errorf(ctx, "bloom_build: the blocked layout needs p <= %!.15g, got %!.15g",
+        sql_errorf(ctx, "%s: the blocked layout needs p <= %!.15g, got %!.15g", common->func,
                    BLOOM_BLOCKED_P_MAX, p);
         return 0;
     }
@@ -72,9 +73,9 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
     if (status != FILTER_OK || bytes_needed > (double)limit) {
         if (sql_errorf(ctx,
-                       "bloom_build: a filter for n = %llu at p = %!.15g needs %.0f bytes, "
+                       "%s: a filter for n = %llu at p = %!.15g needs %.0f bytes, "
                        "more than the length limit of %d bytes",
-                       (unsigned long long)n, p, bytes_needed, limit)) {
+                       common->func, (unsigned long long)n, p, bytes_needed, limit)) {
             sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
         }
         return 0;
@@ -89,11 +90,13 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     return 1;
 }
 
+/* Sets the bits of key in the filter. */
 static void build_add(build_state *common, key_hash key) {
     bloom_build_state *st = (bloom_build_state *)common;
     bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
 }
 
+/* Writes the header, with the keys added counted by the shared code. */
 static void build_finish(build_state *common) {
     bloom_build_state *st = (bloom_build_state *)common;
     st->header.keys = common->keys;

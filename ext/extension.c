@@ -10,10 +10,13 @@
 */
 #include "sql_api.h"
 
+#include "filter.h"
 #include "sql_function.h"
+#include "sql_kind.h"
 #include "sqlite_bloom.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #ifndef BLOOM_VERSION
 #error "BLOOM_VERSION must be defined by the build (CMake's project version)"
@@ -38,8 +41,9 @@ static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 static const sql_function extension_functions[] = {
-    {"bloom_version", 0, version_func, NULL, NULL},
-    {NULL, 0, NULL, NULL, NULL},
+    {"bloom_version", 0, version_func, NULL, NULL, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_version", "the form is bloom_version()"),
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* Every table of functions to register. A file with functions of its own adds its table. */
@@ -48,20 +52,43 @@ static const sql_function *const function_tables[] = {
     filter_functions,
 };
 
-/* Registers the functions of table on db (rule 15 (flags)). Returns SQLITE_OK, or the error of
-** the first that fails with a message in *error. */
+/* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */
+static int registered_already(sqlite3 *db) {
+    sqlite3_stmt *stmt = NULL;
+    int same = sqlite3_prepare_v2(db, "SELECT bloom_version()", -1, &stmt, NULL) == SQLITE_OK &&
+               sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) == SQLITE_TEXT &&
+               strcmp((const char *)sqlite3_column_text(stmt, 0), BLOOM_VERSION) == 0;
+    sqlite3_finalize(stmt);
+    return same;
+}
+
+/*
+** Registers the functions of table on db (rule 15 (flags)). While statements
+** run, SQLite refuses to redefine a function (SQLITE_BUSY): that is no error
+** when this version's functions are already there (rule 16 (loading)).
+** Returns SQLITE_OK, or the error of the first that fails with a message in
+** *error.
+*/
 static int register_functions(sqlite3 *db, const sql_function *table, char **error) {
     const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     for (const sql_function *f = table; f->name != NULL; f++) {
-        int rc =
-            sqlite3_create_function(db, f->name, f->nargs, flags, NULL, f->func, f->step, f->final);
-        if (rc != SQLITE_OK) {
-            if (error != NULL) {
-                *error =
-                    sqlite3_mprintf("bloom: cannot register %s(): %s", f->name, sqlite3_errmsg(db));
-            }
-            return rc;
+        int rc = sqlite3_create_function(db, f->name, f->nargs, flags, (void *)f, f->func, f->step,
+                                         f->final);
+        if (rc == SQLITE_OK) {
+            continue;
         }
+        char *message =
+            sqlite3_mprintf("bloom: cannot register %s(): %s", f->name, sqlite3_errmsg(db));
+        if (rc == SQLITE_BUSY && registered_already(db)) {
+            sqlite3_free(message);
+            continue;
+        }
+        if (error != NULL) {
+            *error = message;
+        } else {
+            sqlite3_free(message);
+        }
+        return rc;
     }
     return SQLITE_OK;
 }
@@ -77,6 +104,17 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
                                         sqlite3_libversion());
         }
         return SQLITE_ERROR;
+    }
+    /* A kind in the dispatch table (filter.c) without its SQL side (sql_kinds.c) is a build
+    ** that would fail in bloom_info: refuse it at once. */
+    const filter_kind *kind;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (sql_kind_of(kind) == NULL) {
+            if (pzErrMsg != NULL) {
+                *pzErrMsg = sqlite3_mprintf("bloom: kind '%s' has no SQL side", kind->name);
+            }
+            return SQLITE_INTERNAL;
+        }
     }
     for (size_t i = 0; i < sizeof function_tables / sizeof function_tables[0]; i++) {
         int rc = register_functions(db, function_tables[i], pzErrMsg);

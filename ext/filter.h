@@ -19,7 +19,7 @@
 enum {
     FILTER_HEADER_BYTES = 64,  /* the header of every kind: the prelude and 56 bytes of its own */
     FILTER_FORMAT_VERSION = 1, /* the newest format version this code reads */
-    FILTER_WHY_MAX = 160       /* buffer size for a validation message */
+    FILTER_WHY_MAX = 256       /* buffer size for a validation message */
 };
 
 /* Prelude offsets. */

@@ -21,7 +21,7 @@ static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **a
     filter_view f;
     key_hash key;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_might_contain", argv[0], &f) ||
+        !sql_read_filter(ctx, "bloom_might_contain", argv[0], argv[1], &f) ||
         sqlite3_value_type(argv[1]) == SQLITE_NULL || !sql_read_key(ctx, argv[1], &key)) {
         return;
     }
@@ -54,7 +54,7 @@ static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     filter_view f, copy;
     key_hash key;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_add", argv[0], &f)) {
+        !sql_read_filter(ctx, "bloom_add", argv[0], argv[1], &f)) {
         return;
     }
     if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
@@ -84,8 +84,8 @@ static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view a, b, copy;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_union", argv[0], &a) ||
-        !sql_read_filter(ctx, "bloom_union", argv[1], &b) ||
+        !sql_read_filter(ctx, "bloom_union", argv[0], NULL, &a) ||
+        !sql_read_filter(ctx, "bloom_union", argv[1], NULL, &b) ||
         !compatible(ctx, "bloom_union", &a, &b)) {
         return;
     }
@@ -115,7 +115,7 @@ static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (st->failed || sqlite3_value_type(argv[0]) == SQLITE_NULL) {
         return;
     }
-    if (!sql_read_filter(ctx, "bloom_union", argv[0], &f) ||
+    if (!sql_read_filter(ctx, "bloom_union", argv[0], NULL, &f) ||
         (st->blob != NULL && !compatible(ctx, "bloom_union", &st->view, &f))) {
         st->failed = 1;
     } else if (st->blob == NULL) {
@@ -145,7 +145,7 @@ static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_info", argv[0], &f)) {
+        !sql_read_filter(ctx, "bloom_info", argv[0], NULL, &f)) {
         return;
     }
     sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
@@ -172,10 +172,11 @@ enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
 #define BLOOM_SET_SLOTS_MAX (UINT64_C(1) << 26)
 #endif
 
-/* Reads the kind argument of bloom_build, a kind's name in any case (rule 3 (parameters)),
-** trying first the kind of the group's first row (NULL on that row). Returns NULL after
-** setting the error. */
-static const sql_kind *read_kind(sqlite3_context *ctx, sqlite3_value *v, const sql_kind *first) {
+/* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
+** first the kind of the group's first row (NULL if none). Returns NULL after setting the
+** error. */
+static const sql_kind *read_kind(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                                 const sql_kind *first) {
     const char *text = (const char *)sqlite3_value_text(v);
     const sql_kind *kind;
     if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
@@ -189,7 +190,7 @@ static const sql_kind *read_kind(sqlite3_context *ctx, sqlite3_value *v, const s
         }
     }
     sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(s, "bloom_build: layout must be ");
+    sqlite3_str_appendf(s, "%s: layout must be ", func);
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
         const char *separator = i == 0 ? "" : sql_kind_at(i + 1) == NULL ? " or " : ", ";
         sqlite3_str_appendf(s, "%s'%s'", separator, kind->kind->name);
@@ -276,16 +277,18 @@ static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
 
 /* The state of the group on its first row, for the kind and parameters of that row; sized now
 ** when n is given. Returns NULL after setting the error. */
-static build_state *start_group(sqlite3_context *ctx, const sql_kind *kind, uint64_t n, double p) {
+static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *kind, uint64_t n,
+                                double p) {
     build_state *st = sqlite3_aggregate_context(ctx, (int)kind->build_state_bytes);
     if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
         return NULL;
     }
     st->kind = kind;
+    st->func = "bloom_build";
     st->n = n;
     st->p = p;
-    kind->build_plan(ctx, st, RATE_ARGUMENT);
+    kind->build_plan(ctx, st, argc > RATE_ARGUMENT ? RATE_ARGUMENT : -1);
     if (n > 0 && !kind->build_size(ctx, st, n)) {
         st->failed = 1;
         return NULL;
@@ -305,12 +308,12 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int ok =
         (argc <= CAPACITY_ARGUMENT ||
-         sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], &n)) &&
+         sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], 1, &n)) &&
         (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
         (argc <= KIND_ARGUMENT ||
-         (kind = read_kind(ctx, argv[KIND_ARGUMENT], st ? st->kind : NULL)) != NULL);
+         (kind = read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT], st ? st->kind : NULL)) != NULL);
     if (ok && st == NULL) {
-        st = start_group(ctx, kind, n, p);
+        st = start_group(ctx, argc, kind, n, p);
         ok = st != NULL;
     } else if (ok) {
         ok = same_parameters(ctx, st, n, p, kind);
@@ -356,14 +359,55 @@ static void build_final(sqlite3_context *ctx) {
     st->blob = NULL;
 }
 
+/* bloom_empty(N, P [, LAYOUT]): rule 17 (empty). The state of bloom_build, for a moment. */
+static void empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    const sql_kind *kind = sql_kind_at(0);
+    uint64_t n;
+    double p;
+    if (!sql_read_capacity(ctx, "bloom_empty", argv[0], 0, &n) ||
+        !sql_read_rate(ctx, "bloom_empty", argv[1], &p) ||
+        (argc > 2 && (kind = read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL)) {
+        return;
+    }
+    build_state *st = sqlite3_malloc64(kind->build_state_bytes);
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    memset(st, 0, kind->build_state_bytes);
+    st->kind = kind;
+    st->func = "bloom_empty";
+    st->n = n;
+    st->p = p;
+    kind->build_plan(ctx, st, 1);
+    if (kind->build_size(ctx, st, n)) {
+        kind->build_finish(st);
+        result_filter(ctx, st->blob, st->bytes);
+    }
+    sqlite3_free(st);
+}
+
 const sql_function filter_functions[] = {
-    {"bloom_build", 1, NULL, build_step, build_final},
-    {"bloom_build", 3, NULL, build_step, build_final},
-    {"bloom_build", 4, NULL, build_step, build_final},
-    {"bloom_might_contain", 2, might_contain_func, NULL, NULL},
-    {"bloom_info", 1, info_func, NULL, NULL},
-    {"bloom_add", 2, add_func, NULL, NULL},
-    {"bloom_union", 2, union_func, NULL, NULL},
-    {"bloom_union", 1, NULL, union_step, union_final},
-    {NULL, 0, NULL, NULL, NULL},
+    {"bloom_build", 1, NULL, build_step, build_final, NULL},
+    {"bloom_build", 3, NULL, build_step, build_final, NULL},
+    {"bloom_build", 4, NULL, build_step, build_final, NULL},
+    SQL_WRONG_ARGUMENTS_AGGREGATE("bloom_build",
+                                  "the forms are bloom_build(key), bloom_build(key, n, p) and "
+                                  "bloom_build(key, n, p, layout); for p alone, "
+                                  "bloom_build(key, NULL, p)"),
+    {"bloom_empty", 2, empty_func, NULL, NULL, NULL},
+    {"bloom_empty", 3, empty_func, NULL, NULL, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_empty",
+                        "the forms are bloom_empty(n, p) and bloom_empty(n, p, layout)"),
+    {"bloom_might_contain", 2, might_contain_func, NULL, NULL, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_might_contain", "the form is bloom_might_contain(filter, key)"),
+    {"bloom_info", 1, info_func, NULL, NULL, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_info", "the form is bloom_info(filter)"),
+    {"bloom_add", 2, add_func, NULL, NULL, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_add", "the form is bloom_add(filter, key)"),
+    {"bloom_union", 2, union_func, NULL, NULL, NULL},
+    {"bloom_union", 1, NULL, union_step, union_final, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_union", "the forms are bloom_union(a, b), a scalar, and "
+                                       "bloom_union(filter), an aggregate"),
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };

@@ -16,11 +16,12 @@
 
 #include <math.h>
 
-/* Reads a non-NULL FILTER argument: a BLOB that filter_open accepts (rule 8 (validation)). */
+/* Reads a non-NULL FILTER argument: a BLOB that filter_open accepts (rule 8 (validation)).
+** key, the function's KEY argument or NULL, serves the error message (a swapped call). */
 static inline int sql_read_filter(sqlite3_context *ctx, const char *func, sqlite3_value *v,
-                                  filter_view *out) {
+                                  sqlite3_value *key, filter_view *out) {
     if (sqlite3_value_type(v) != SQLITE_BLOB) {
-        sql_error_value(ctx, func, "the filter must be a BLOB", v);
+        sql_error_not_a_filter(ctx, func, v, key, NULL);
         return 0;
     }
     const uint8_t *blob = sqlite3_value_blob(v);
@@ -31,7 +32,7 @@ static inline int sql_read_filter(sqlite3_context *ctx, const char *func, sqlite
     }
     char why[FILTER_WHY_MAX];
     if (filter_open(blob, (uint64_t)bytes, out, why) != FILTER_OK) {
-        sql_errorf(ctx, "%s: %s", func, why);
+        sql_error_not_a_filter(ctx, func, v, key, why);
         return 0;
     }
     return 1;
@@ -67,13 +68,17 @@ static inline int sql_read_key(sqlite3_context *ctx, sqlite3_value *key, key_has
     return 0;
 }
 
-/* Reads a capacity N (rule 3 (parameters)) into *n: a whole number >= 1, or 0 for NULL. */
+/* Reads a capacity N (rule 3 (parameters)) into *n: a whole number >= 1, or NULL (*n = 0)
+** where null_allowed. */
 static inline int sql_read_capacity(sqlite3_context *ctx, const char *func, sqlite3_value *v,
-                                    uint64_t *n) {
+                                    int null_allowed, uint64_t *n) {
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
         *n = 0;
-        return 1;
+        if (null_allowed) {
+            return 1;
+        }
+        break;
     case SQLITE_INTEGER:
         if (sqlite3_value_int64(v) >= 1) {
             *n = (uint64_t)sqlite3_value_int64(v);
@@ -93,20 +98,31 @@ static inline int sql_read_capacity(sqlite3_context *ctx, const char *func, sqli
         break;
     }
     }
-    sql_error_value(ctx, func, "n must be a whole number >= 1 or NULL", v);
+    sql_error_value(ctx, func,
+                    null_allowed ? "n must be a whole number >= 1 or NULL"
+                                 : "n must be a whole number >= 1",
+                    v);
     return 0;
 }
 
 /* Reads a false-positive rate P (rule 3 (parameters)): a REAL that filter_check_rate accepts. */
 static inline int sql_read_rate(sqlite3_context *ctx, const char *func, sqlite3_value *v,
                                 double *p) {
-    if (sqlite3_value_type(v) == SQLITE_FLOAT) {
+    int type = sqlite3_value_type(v);
+    if (type == SQLITE_FLOAT) {
         *p = sqlite3_value_double(v);
         if (filter_check_rate(*p) == FILTER_OK) {
             return 1;
         }
     }
-    sql_error_value(ctx, func, "p must be between 0 and 1 (exclusive)", v);
+    sqlite3_str *s = sql_error_start(func, "p must be between 0 and 1 (exclusive)", v);
+    double percent = sqlite3_value_double(v);
+    if ((type == SQLITE_FLOAT || type == SQLITE_INTEGER) && percent >= 1 && percent <= 100) {
+        sqlite3_str_appendall(s, "; p is a fraction: ");
+        sql_append_value(s, v);
+        sqlite3_str_appendf(s, " %% is %!.15g", percent / 100);
+    }
+    sql_error_from_str(ctx, s);
     return 0;
 }
 

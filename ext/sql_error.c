@@ -4,6 +4,9 @@
 */
 #include "sql_error.h"
 
+#include "filter.h"
+#include "sql_function.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -105,7 +108,8 @@ void sql_append_value(sqlite3_str *s, sqlite3_value *v) {
                            text ? sqlite3_value_bytes(v) : 0);
         break;
     default:
-        sqlite3_str_appendf(s, "a BLOB of %d bytes", sqlite3_value_bytes(v));
+        sqlite3_str_appendf(s, "a BLOB of %d byte%s", sqlite3_value_bytes(v),
+                            sqlite3_value_bytes(v) == 1 ? "" : "s");
         break;
     }
 }
@@ -139,9 +143,89 @@ int sql_errorf(sqlite3_context *ctx, const char *format, ...) {
     return sql_error_from_str(ctx, s);
 }
 
-void sql_error_value(sqlite3_context *ctx, const char *func, const char *what, sqlite3_value *v) {
+sqlite3_str *sql_error_start(const char *func, const char *what, sqlite3_value *v) {
     sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendf(s, "%s: %s, got ", func, what);
     sql_append_value(s, v);
+    return s;
+}
+
+void sql_error_value(sqlite3_context *ctx, const char *func, const char *what, sqlite3_value *v) {
+    sql_error_from_str(ctx, sql_error_start(func, what, v));
+}
+
+/* Whether the bytes of a TEXT value are the hex digits of a filter: an even number of them,
+** starting with the magic's 53514246. */
+static int is_filter_hex(const unsigned char *text, int bytes) {
+    static const char magic[] = "53514246";
+    if (bytes < 8 || bytes % 2 != 0 || sqlite3_strnicmp((const char *)text, magic, 8) != 0) {
+        return 0;
+    }
+    for (int i = 8; i < bytes; i++) {
+        unsigned char c = text[i] | 0x20; /* lower case for letters */
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether v is a BLOB that filter_open accepts. */
+static int is_filter(sqlite3_value *v) {
+    filter_view f;
+    char why[FILTER_WHY_MAX];
+    const uint8_t *blob = sqlite3_value_blob(v);
+    return sqlite3_value_type(v) == SQLITE_BLOB && blob != NULL &&
+           filter_open(blob, (uint64_t)sqlite3_value_bytes(v), &f, why) == FILTER_OK;
+}
+
+void sql_error_not_a_filter(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                            sqlite3_value *key, const char *why) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    const unsigned char *text = sqlite3_value_type(v) == SQLITE_TEXT ? sqlite3_value_text(v) : NULL;
+    int bytes = sqlite3_value_bytes(v);
+    if (why != NULL) {
+        sqlite3_str_appendf(s, "%s: %s", func, why);
+    } else {
+        sqlite3_str_appendf(s, "%s: the filter must be a BLOB, got ", func);
+        sql_append_value(s, v);
+    }
+    if (key != NULL && is_filter(key)) {
+        sqlite3_str_appendf(s, "; the filter comes first: %s(filter, key)", func);
+    } else if (text != NULL && bytes >= 4 && memcmp(text, "SQBF", 4) == 0) {
+        sqlite3_str_appendall(s, "; this TEXT holds a filter's bytes: pass the BLOB itself, not "
+                                 "CAST(filter AS TEXT)");
+    } else if (text != NULL && is_filter_hex(text, bytes)) {
+        sqlite3_str_appendall(s, "; this TEXT is a filter in hex: pass the BLOB itself (hex() is "
+                                 "for display), or unhex() it on SQLite 3.41 and later");
+    }
     sql_error_from_str(ctx, s);
+}
+
+/* Sets the error of a call with argc arguments (-1: not known) of the function whose table
+** entry is the user data of ctx. */
+static void wrong_arguments(sqlite3_context *ctx, int argc) {
+    const sql_function *f = sqlite3_user_data(ctx);
+    if (argc >= 0) {
+        sql_errorf(ctx, "%s: wrong number of arguments (%d); %s", f->name, argc, f->forms);
+    } else {
+        sql_errorf(ctx, "%s: wrong number of arguments; %s", f->name, f->forms);
+    }
+}
+
+void sql_wrong_arguments(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argv;
+    wrong_arguments(ctx, argc);
+}
+
+void sql_wrong_arguments_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argv;
+    sqlite3_aggregate_context(ctx, 1); /* xFinal then knows there was a row */
+    wrong_arguments(ctx, argc);
+}
+
+void sql_wrong_arguments_final(sqlite3_context *ctx) {
+    if (sqlite3_aggregate_context(ctx, 0) == NULL) {
+        wrong_arguments(ctx, -1);
+    }
 }

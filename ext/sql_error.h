@@ -26,7 +26,21 @@ int sql_error_from_str(sqlite3_context *ctx, sqlite3_str *s);
 ** sql_error_from_str. */
 int sql_errorf(sqlite3_context *ctx, const char *format, ...);
 
+/* Starts the message "FUNC: WHAT, got VALUE", for the caller to add to and hand to
+** sql_error_from_str. */
+sqlite3_str *sql_error_start(const char *func, const char *what, sqlite3_value *v);
+
 /* Sets the error of ctx to "FUNC: WHAT, got VALUE". */
 void sql_error_value(sqlite3_context *ctx, const char *func, const char *what, sqlite3_value *v);
+
+/*
+** Sets the error of ctx for a FILTER argument v of func that is not a filter:
+** "FUNC: WHY", or "FUNC: the filter must be a BLOB, got V" when why is NULL
+** (v is not a BLOB); then what to do when that is plain: KEY, the other
+** argument (or NULL), is a filter, so the two were swapped; or v is TEXT
+** holding a filter's bytes or its hex.
+*/
+void sql_error_not_a_filter(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                            sqlite3_value *key, const char *why);
 
 #endif /* SQL_ERROR_H */

@@ -11,11 +11,25 @@
 
 typedef struct sql_function {
     const char *name; /* NULL ends a table */
-    int nargs;
+    int nargs;        /* -1: every other number, answered by SQL_WRONG_ARGUMENTS */
     void (*func)(sqlite3_context *, int, sqlite3_value **); /* a scalar */
     void (*step)(sqlite3_context *, int, sqlite3_value **); /* or an aggregate */
     void (*final)(sqlite3_context *);
+    const char *forms; /* nargs -1: what to call instead, for the message */
 } sql_function;
+
+/* The error of a call of a function with a number of arguments it has no form for (rule 14
+** (errors)): "NAME: wrong number of arguments (N); FORMS". The table entry is the function's
+** user data. As a scalar; as an aggregate, whose xFinal gives it over zero rows too. */
+void sql_wrong_arguments(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void sql_wrong_arguments_step(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void sql_wrong_arguments_final(sqlite3_context *ctx);
+
+/* Table entries that answer every other number of arguments of a scalar or an aggregate. */
+#define SQL_WRONG_ARGUMENTS(name, forms)                                                           \
+    { name, -1, sql_wrong_arguments, NULL, NULL, forms }
+#define SQL_WRONG_ARGUMENTS_AGGREGATE(name, forms)                                                 \
+    { name, -1, NULL, sql_wrong_arguments_step, sql_wrong_arguments_final, forms }
 
 /* The functions every kind answers (filter_functions.c). */
 extern const sql_function filter_functions[];

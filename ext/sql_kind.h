@@ -13,24 +13,26 @@
 
 struct sql_kind;
 
-/* The state of bloom_build for one group: the first member of every kind's own state, which
-** SQLite zeroes before the first row. */
+/* The state of bloom_build for one group (of bloom_empty for a call): the first member of
+** every kind's own state, zeroed before the first row. */
 typedef struct build_state {
     const struct sql_kind *kind;
-    int failed;    /* a row failed: xFinal only frees */
-    uint64_t n;    /* the capacity N, or 0 when the filter is sized at the end */
-    double p;      /* the rate P */
-    uint64_t keys; /* non-NULL keys added, counting repeats */
-    key_set seen;  /* sized at the end: the distinct key hashes so far */
-    uint8_t *blob; /* the filter, once sized */
+    const char *func; /* the SQL function, for messages: bloom_build or bloom_empty */
+    int failed;       /* a row failed: xFinal only frees */
+    uint64_t n;       /* the capacity N, or 0 when the filter is sized at the end */
+    double p;         /* the rate P */
+    uint64_t keys;    /* non-NULL keys added, counting repeats */
+    key_set seen;     /* sized at the end: the distinct key hashes so far */
+    uint8_t *blob;    /* the filter, once sized */
     uint64_t bytes;
 } build_state;
 
 typedef struct sql_kind {
     const filter_kind *kind;
     size_t build_state_bytes; /* the size of its state: a build_state, then its own fields */
-    /* On the first row of a group, in xStep: what sizing at st->p can work out once for the
-    ** statement, which the kind may keep as auxdata on argument rate_argument. */
+    /* On the first row of a group, in xStep (or in a scalar): what sizing at st->p can work
+    ** out once for the statement, which the kind may keep as auxdata on argument
+    ** rate_argument, the P argument (-1 when P is not an argument). */
     void (*build_plan)(sqlite3_context *ctx, build_state *st, int rate_argument);
     /* Sizes the filter for n keys at st->p and allocates st->blob, with no key in it; 0 after
     ** setting the error (rule 13 (memory and limits)). */

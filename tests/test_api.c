@@ -4,7 +4,8 @@
 ** Usage: test_api EXTENSION VERSION GOLDEN_DIR
 **
 ** Pins the exact list of functions the extension registers and their flags,
-** bloom_version(), the failure path of registration, loading by a path
+** bloom_version(), loading twice while a statement runs, the failure path of
+** registration, loading by a path
 ** without its suffix, and the golden filters of both layouts, built in UTF-8,
 ** UTF-16le and UTF-16be databases and compared byte for byte with the
 ** committed fixtures.
@@ -150,14 +151,24 @@ static void test_registered_functions(const char *extension) {
     }
     char *added_lines = sqlite3_str_finish(added);
     /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000). */
-    CHECK_STR(added_lines, "bloom_add|s|utf8|2|2099200\n"
+    /* -1: every other number of arguments, whose error lists the forms. */
+    CHECK_STR(added_lines, "bloom_add|s|utf8|-1|2099200\n"
+                           "bloom_add|s|utf8|2|2099200\n"
+                           "bloom_build|a|utf8|-1|2099200\n"
                            "bloom_build|a|utf8|1|2099200\n"
                            "bloom_build|a|utf8|3|2099200\n"
                            "bloom_build|a|utf8|4|2099200\n"
+                           "bloom_empty|s|utf8|-1|2099200\n"
+                           "bloom_empty|s|utf8|2|2099200\n"
+                           "bloom_empty|s|utf8|3|2099200\n"
+                           "bloom_info|s|utf8|-1|2099200\n"
                            "bloom_info|s|utf8|1|2099200\n"
+                           "bloom_might_contain|s|utf8|-1|2099200\n"
                            "bloom_might_contain|s|utf8|2|2099200\n"
+                           "bloom_union|s|utf8|-1|2099200\n"
                            "bloom_union|a|utf8|1|2099200\n"
                            "bloom_union|s|utf8|2|2099200\n"
+                           "bloom_version|s|utf8|-1|2099200\n"
                            "bloom_version|s|utf8|0|2099200\n");
     CHECK(strlen(after) > strlen(before));
     sqlite3_free(before);
@@ -183,12 +194,53 @@ static void test_version_and_loading(const char *extension, const char *version)
     sqlite3_close(db);
 }
 
-/* Every sqlite3_create_function return code is checked: a failed one fails the load. */
-static void test_registration_failure(const char *extension) {
+/* Loading again on a connection that has this version's functions succeeds, also while a
+** statement runs (rule 16 (loading)): from C, and as SQL from inside a statement. */
+static void test_loading_twice(const char *extension) {
     sqlite3 *db = open_with_extension(extension, NULL);
+    sqlite3_stmt *running = NULL, *again = NULL;
+    char *err = NULL;
+    CHECK(sqlite3_prepare_v2(db, "SELECT bloom_version() FROM (SELECT 1 UNION ALL SELECT 2)", -1,
+                             &running, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(running) == SQLITE_ROW);
+    if (!CHECK(sqlite3_load_extension(db, extension, NULL, &err) == SQLITE_OK)) {
+        fprintf(stderr, "    %s\n", err ? err : "?");
+    }
+    sqlite3_free(err);
+    char *sql = sqlite3_mprintf("SELECT load_extension(%Q)", extension);
+    sqlite3_enable_load_extension(db, 1); /* the SQL function, besides the C API */
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &again, NULL) == SQLITE_OK);
+    if (!CHECK(sqlite3_step(again) == SQLITE_ROW)) {
+        fprintf(stderr, "    %s\n", sqlite3_errmsg(db));
+    }
+    CHECK(sqlite3_step(again) == SQLITE_DONE);
+    CHECK(sqlite3_step(running) == SQLITE_ROW);
+    sqlite3_finalize(again);
+    sqlite3_finalize(running);
+    char *rows = query_rows(db, "SELECT bloom_might_contain(bloom_build(1, 10, 0.01), 1)");
+    CHECK_STR(rows, "1\n");
+    sqlite3_free(rows);
+    sqlite3_free(sql);
+    sqlite3_close(db);
+}
+
+/* A bloom_version() of another version: the registration below cannot replace it. */
+static void other_version(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    sqlite3_result_text(ctx, "0.0.0", -1, SQLITE_STATIC);
+}
+
+/* Every sqlite3_create_function return code is checked: one SQLite refuses fails the load
+** (rule 16 (loading)), here a function of another version in use by a running statement. */
+static void test_registration_failure(const char *extension) {
+    sqlite3 *db = NULL;
     sqlite3_stmt *running = NULL;
     char *err = NULL;
-    /* While a statement runs, SQLite refuses to redefine a function it may be using. */
+    CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+    CHECK(sqlite3_create_function(db, "bloom_version", 0, SQLITE_UTF8, NULL, other_version, NULL,
+                                  NULL) == SQLITE_OK);
     CHECK(sqlite3_prepare_v2(db, "SELECT bloom_version() FROM (SELECT 1 UNION ALL SELECT 2)", -1,
                              &running, NULL) == SQLITE_OK);
     CHECK(sqlite3_step(running) == SQLITE_ROW);
@@ -253,6 +305,7 @@ int main(int argc, char **argv) {
     }
     test_registered_functions(argv[1]);
     test_version_and_loading(argv[1], argv[2]);
+    test_loading_twice(argv[1]);
     test_registration_failure(argv[1]);
     test_golden(argv[1], argv[3]);
     return check_report("test_api");

@@ -51,6 +51,17 @@ class PythonClient(unittest.TestCase):
         (version,) = self.conn.execute("SELECT bloom_version()").fetchone()
         self.assertRegex(version, r"^\d+\.\d+\.\d+$")
 
+    def test_loading_again_while_a_cursor_is_open(self):
+        """Rule 16 (loading): a second load succeeds while a cursor is part-way through."""
+        cursor = self.conn.execute(
+            "SELECT bloom_version() FROM (SELECT 1 UNION ALL SELECT 2)")
+        self.assertIsNotNone(cursor.fetchone())
+        self.conn.enable_load_extension(True)
+        self.conn.load_extension(EXTENSION)
+        self.conn.enable_load_extension(False)
+        self.assertIsNotNone(cursor.fetchone())
+        self.assertEqual(self.probe(build(self.conn, KEYS[:10], n=10), KEYS[0]), 1)
+
     def test_build_and_probe_from_python(self):
         bloom_filter = build(self.conn, KEYS)
         self.assertIsInstance(bloom_filter, bytes)
@@ -112,13 +123,16 @@ class PythonClient(unittest.TestCase):
             ("SELECT bloom_build(1, 0, 0.01)", (),
              "bloom_build: n must be a whole number >= 1 or NULL, got 0"),
             ("SELECT bloom_build(1, 10, ?)", (1.5,),
-             "bloom_build: p must be between 0 and 1 (exclusive), got 1.5"),
+             "bloom_build: p must be between 0 and 1 (exclusive), got 1.5; "
+             "p is a fraction: 1.5 % is 0.015"),
             ("SELECT bloom_might_contain(?, 1)", ("oops",),
              "bloom_might_contain: the filter must be a BLOB, got 'oops'"),
             ("SELECT bloom_might_contain(?, 1)", (b"\x00",),
              "bloom_might_contain: not a Bloom filter: length 1 is shorter than the 64-byte header"),
             ("SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 2000, 0.01))", (),
-             "bloom_union: incompatible filters: m = 9600 and m = 19200 bits"),
+             "bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, "
+             "k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with "
+             "the same n, p and layout"),
         ]
         for sql, parameters, message in cases:
             with self.subTest(sql=sql):

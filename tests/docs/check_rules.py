@@ -3,7 +3,7 @@
 The rules are defined there as "**Rule N (title).**", numbered from 1 without gaps, with
 distinct titles. Anywhere in the sources, tests and documents a rule is cited as
 "rule N (title)", or several as "rules N (title) and M (title)" ("to", "or" and commas join
-them too); a definition cites itself. A citation fails when the rule does not exist, when its title is not the rule's
+them too, and "through" or a dash); a definition cites itself. A citation fails when the rule does not exist, when its title is not the rule's
 (the citation says something else), or when it gives no title.
 
 Usage: check_rules.py SOURCE_DIR
@@ -19,12 +19,13 @@ import sys
 RULE_DEFINITION = re.compile(r"^\*\*Rule (\d+) \(([^()]+)\)\.\*\*", re.MULTILINE)
 CITATION_START = re.compile(r"\b[Rr]ules?\s+(?=\d)")
 CITED_RULE = re.compile(r"(\d+)(\s*\(([^()]*)\))?")
-JOINER = re.compile(r"\s*(?:,|\band\b|\bto\b|\bor\b)\s*(?=\d)")
+JOINER = re.compile(r"\s*(?:,|\band\b|\bto\b|\bor\b|\bthrough\b|-|\u2013)\s*(?=\d)")
 # A line break and the comment leader of the next line ("**", "*", "--", "#", "//"): a
 # citation may be wrapped across lines.
 LINE_BREAK = re.compile(r"\n[ \t]*(?:\*\*|\*|--|#|//)?[ \t]*")
 SCANNED = ("ext/*.c", "ext/*.h", "tests/**/*.c", "tests/**/*.h", "tests/**/*.sql",
-           "tests/**/*.py", "tests/**/*.sh", "tests/**/*.js", "tests/**/CMakeLists.txt",
+           "tests/**/*.py", "tests/**/*.sh", "tests/**/*.js", "tests/**/*.md",
+           "tests/**/CMakeLists.txt",
            "sql/*.sql", "sql/*.sh", "docs/*.md", "*.md", "CMakeLists.txt", ".ci/run")
 
 
@@ -74,6 +75,7 @@ def self_test():
         "/* rule 2 (build): says something else */": 1,
         "rule 1 without a title": 1,
         "rules 1 (build) and 2": 1,
+        "rules 1 (build)-3 (keys)": 1,
     }
     return [text for text, expected in cases.items()
             if len(check_text(text, rules)) != expected]

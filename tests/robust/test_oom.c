@@ -255,7 +255,8 @@ static const operation operations[] = {
      "error 1: bloom_build: n must be a whole number >= 1 or NULL, got 'a text long"},
     {"error: incompatible filters", 0,
      "SELECT bloom_union(f) FROM filters WHERE name IN ('a', 'small')",
-     "error 1: bloom_union: incompatible filters: m = 9600 and m = 128 bits"},
+     "error 1: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 "
+     "bits, k = 7), the other for n = 10 at p = 0.01 (128 bits, k = 7)"},
 };
 
 /* The fixtures: keys of every type, keys given twice, and filters built from them. */

@@ -53,7 +53,7 @@ SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN 0 ELSE 1000 END, 0.01) FR
 SELECT bloom_build(NULL, 0, 0.01);
 -- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
 SELECT bloom_build(NULL, 10, 2);
--- error: bloom_build: p must be between 0 and 1 (exclusive), got 2
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got 2; p is a fraction: 2 % is 0.02
 -- Parameters may differ between groups.
 SELECT day, hex(substr(f, 25, 8)) FROM (SELECT day, bloom_build(user_id, CASE day WHEN 'mon' THEN 10 ELSE 20 END, 0.01) AS f FROM events GROUP BY day) ORDER BY day;
 -- => mon|0A00000000000000

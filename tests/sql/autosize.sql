@@ -45,7 +45,7 @@ SELECT bloom_build(k, CASE WHEN rowid > 10 THEN 8000 END, 0.01) FROM rows;
 SELECT bloom_build(k, CASE WHEN rowid > 10 THEN NULL ELSE 8000 END, 0.01) FROM rows;
 -- error: bloom_build: n must be the same for all rows of a group, got NULL after 8000
 SELECT bloom_build(k, NULL, 1.5) FROM rows;
--- error: bloom_build: p must be between 0 and 1 (exclusive), got 1.5
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got 1.5; p is a fraction: 1.5 % is 0.015
 -- A p too small for the number of hash functions is found when the filter is sized.
 SELECT bloom_build(k, NULL, 1e-30) FROM rows;
 -- error: bloom_build: p = 1.0e-30 needs 100 hash functions, more than 64

@@ -58,7 +58,7 @@ SELECT sized_at_end = bloom_build(60, NULL, 1e-6, 'blocked') FROM grouped WHERE 
 
 -- A standard and a blocked filter never merge, even of the same size.
 SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 1000, 0.01, 'blocked'));
--- error: bloom_union: incompatible filters: layout 1 and layout 2
+-- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and layout
 
 -- Errors.
 SELECT bloom_build(1, 100, 0.01, 'cache');

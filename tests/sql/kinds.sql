@@ -27,9 +27,9 @@ WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 -- => blocked|500
 -- => standard|500
 
--- Keys never added: false positives near the target of 1 % (20 expected, 4.5 standard deviations
--- either side), and none at all in an empty filter.
-SELECT name, sum(bloom_might_contain(f, k)) BETWEEN 0 AND 41 FROM built, absent
+-- Keys never added: false positives near the target of 1 % (20 expected; 3 to 41 is about 4
+-- standard deviations either side), and none at all in an empty filter.
+SELECT name, sum(bloom_might_contain(f, k)) BETWEEN 3 AND 41 FROM built, absent
 GROUP BY name ORDER BY name;
 -- => blocked|1
 -- => standard|1
@@ -72,7 +72,8 @@ SELECT name, json_extract(bloom_info(f), '$.layout') = name, json_extract(bloom_
 -- => blocked|1|2000|0
 -- => standard|1|2000|0
 
--- Rule 8 (validation): the kind byte changed to one no kind has is refused, whatever the kind.
+-- Rule 8 (validation): the kind byte changed to one no kind has is refused (one kind's filter
+-- here: an error ends the statement; core.unit and fuzz_core try every kind).
 SELECT name, bloom_might_contain(CAST(substr(f, 1, 6) || x'FF' || substr(f, 8) AS BLOB), 1)
 FROM built WHERE name = 'standard';
 -- error: bloom_might_contain: corrupt filter: unknown kind 255
@@ -80,4 +81,4 @@ FROM built WHERE name = 'standard';
 -- Rule 10 (union): filters of two kinds do not merge.
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'standard' AND b.name = 'blocked';
--- error: bloom_union: incompatible filters: layout 1 and layout 2
+-- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and layout

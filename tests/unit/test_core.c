@@ -557,17 +557,20 @@ static void test_compatibility_and_merge(void) {
     b.n = 99;
     b.p = 0.5;
     CHECK(bloom_check_compatible(&a, &b, why) == FILTER_OK);
-    b.layout = 2;
-    CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
-    CHECK_STR(why, "incompatible filters: layout 1 and layout 2");
     b = sample_header();
     b.m = 256;
     CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
-    CHECK_STR(why, "incompatible filters: m = 192 and m = 256 bits");
+    CHECK_STR(why, "incompatible filters: one built for n = 20 at p = 0.01 (192 bits, k = 7), the "
+                   "other for n = 20 at p = 0.01 (256 bits, k = 7); build both with the same n, p "
+                   "and layout");
     b = sample_header();
     b.k = 8;
+    b.n = 18446744073709551615u;
+    b.p = 1.23456789012346e-19;
     CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
-    CHECK_STR(why, "incompatible filters: k = 7 and k = 8");
+    CHECK_STR(why, "incompatible filters: one built for n = 20 at p = 0.01 (192 bits, k = 7), the "
+                   "other for n = 18446744073709551615 at p = 1.23456789012346e-19 (192 bits, k = "
+                   "8); build both with the same n, p and layout");
 
     uint8_t dst[24] = {0x01, 0x80}, src[24] = {0x02, 0x80};
     src[23] = 0xF0;
@@ -683,9 +686,11 @@ static void test_kind_operations(const char *golden_dir) {
         CHECK(memcmp(copy + FILTER_HEADER_BYTES, newer + FILTER_HEADER_BYTES, bytes - 64) == 0);
     }
     CHECK(views[0].kind->compatible(&views[0], &views[1], why) == FILTER_INVALID);
-    CHECK_STR(why, "incompatible filters: layout 1 and layout 2");
+    CHECK_STR(why, "incompatible filters: a 'standard' filter and a 'blocked' one; build both "
+                   "with the same n, p and layout");
     CHECK(views[1].kind->compatible(&views[1], &views[0], why) == FILTER_INVALID);
-    CHECK_STR(why, "incompatible filters: layout 2 and layout 1");
+    CHECK_STR(why, "incompatible filters: a 'blocked' filter and a 'standard' one; build both "
+                   "with the same n, p and layout");
     view = views[0];
     view.hash = 3; /* no such hash yet: a view made by hand */
     CHECK(views[0].kind->compatible(&views[0], &view, why) == FILTER_INVALID);

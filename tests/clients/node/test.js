@@ -100,13 +100,13 @@ test('sqlite-bloom from better-sqlite3', async (t) => {
       ['SELECT bloom_build(1, 0, 0.01)', [],
        'bloom_build: n must be a whole number >= 1 or NULL, got 0'],
       ['SELECT bloom_build(1, 10, ?)', [1.5],
-       'bloom_build: p must be between 0 and 1 (exclusive), got 1.5'],
+       'bloom_build: p must be between 0 and 1 (exclusive), got 1.5; p is a fraction: 1.5 % is 0.015'],
       ['SELECT bloom_might_contain(?, 1)', ['oops'],
        "bloom_might_contain: the filter must be a BLOB, got 'oops'"],
       ['SELECT bloom_might_contain(?, 1)', [Buffer.from([0])],
        'bloom_might_contain: not a Bloom filter: length 1 is shorter than the 64-byte header'],
       ['SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 2000, 0.01))', [],
-       'bloom_union: incompatible filters: m = 9600 and m = 19200 bits'],
+       'bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with the same n, p and layout'],
     ];
     for (const [sql, parameters, message] of cases) {
       assert.throws(() => db.prepare(sql).get(...parameters),
