@@ -229,13 +229,18 @@ void bloom_set(uint8_t *bits, const bloom_header *h, key_hash key) {
     FOR_EACH_POSITION(h, key, pos, { bits[pos >> 3] |= (uint8_t)(1u << (pos & 7)); });
 }
 
-int bloom_test(const uint8_t *bits, const bloom_header *h, key_hash key) {
+/* bloom_test, inline where it is called for the kinds. */
+static inline int test_bits(const uint8_t *bits, const bloom_header *h, key_hash key) {
     FOR_EACH_POSITION(h, key, pos, {
         if ((bits[pos >> 3] & (1u << (pos & 7))) == 0) {
             return 0;
         }
     });
     return 1;
+}
+
+int bloom_test(const uint8_t *bits, const bloom_header *h, key_hash key) {
+    return test_bits(bits, h, key);
 }
 
 /* Number of bits set in a 64-bit word, without a compiler builtin. */
@@ -319,7 +324,7 @@ uint64_t bloom_add_counts(uint64_t a, uint64_t b) {
 /* The kinds' might_contain. */
 static int might_contain(const filter_view *f, key_hash key) {
     bloom_header h = bloom_header_of(f);
-    return bloom_test(bloom_bits(f), &h, key);
+    return test_bits(bloom_bits(f), &h, key);
 }
 
 /* The kinds' copy: the header rewritten as this code writes it, then the bits. */

@@ -15,14 +15,40 @@
 
 #include <string.h>
 
+/*
+** Reads the non-NULL FILTER argument of a probe, validated once per statement
+** when it is a bound parameter (rule 8 (validation)): SQLite keeps auxdata on a
+** constant argument for the whole statement, and a bound parameter cannot
+** change while the statement runs, so the view of the first row serves every
+** row. Its one allocation is made on the first row; without it, every row
+** validates.
+*/
+static int read_probe_filter(sqlite3_context *ctx, sqlite3_value **argv, filter_view *f) {
+    const filter_view *kept = sqlite3_get_auxdata(ctx, 0);
+    if (kept != NULL && sqlite3_value_blob(argv[0]) == kept->blob) {
+        *f = *kept;
+        return 1;
+    }
+    if (!sql_read_filter(ctx, "bloom_might_contain", argv[0], argv[1], f)) {
+        return 0;
+    }
+    if (sqlite3_value_frombind(argv[0])) {
+        filter_view *copy = sqlite3_malloc(sizeof *copy);
+        if (copy != NULL) {
+            *copy = *f;
+            sqlite3_set_auxdata(ctx, 0, copy, sqlite3_free);
+        }
+    }
+    return 1;
+}
+
 /* bloom_might_contain(FILTER, KEY): rules 7 (probe) and 8 (validation). */
 static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
     key_hash key;
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_might_contain", argv[0], argv[1], &f) ||
-        sqlite3_value_type(argv[1]) == SQLITE_NULL || !sql_read_key(ctx, argv[1], &key)) {
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || !read_probe_filter(ctx, argv, &f) ||
+        sql_read_key(ctx, argv[1], &key) != SQL_KEY_HASHED) {
         return;
     }
     sqlite3_result_int(ctx, f.kind->might_contain(&f, key));
@@ -57,12 +83,13 @@ static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         !sql_read_filter(ctx, "bloom_add", argv[0], argv[1], &f)) {
         return;
     }
-    if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    int read = sql_read_key(ctx, argv[1], &key);
+    if (read == SQL_KEY_NULL) {
         sqlite3_result_value(ctx, argv[0]);
         return;
     }
     uint8_t *blob;
-    if (sql_read_key(ctx, argv[1], &key) && (blob = copy_filter(ctx, &f, &copy)) != NULL) {
+    if (read == SQL_KEY_HASHED && (blob = copy_filter(ctx, &f, &copy)) != NULL) {
         f.kind->add(blob, key);
         result_filter(ctx, blob, f.bytes);
     }
@@ -318,15 +345,15 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else if (ok) {
         ok = same_parameters(ctx, st, n, p, kind);
     }
-    if (ok && sqlite3_value_type(argv[0]) != SQLITE_NULL) {
-        ok = sql_read_key(ctx, argv[0], &key) && (st->blob != NULL || remember_key(ctx, st, key));
-        if (ok) {
-            if (st->blob != NULL) {
-                st->kind->build_add(st, key);
-            }
-            st->keys++;
+    int read = ok ? sql_read_key(ctx, argv[0], &key) : SQL_KEY_NULL;
+    if (read == SQL_KEY_HASHED) {
+        ok = st->blob != NULL || remember_key(ctx, st, key);
+        if (ok && st->blob != NULL) {
+            st->kind->build_add(st, key);
         }
+        st->keys += ok;
     }
+    ok = ok && read != SQL_KEY_ERROR;
     if (!ok && st != NULL) {
         st->failed = 1;
     }

@@ -38,34 +38,39 @@ static inline int sql_read_filter(sqlite3_context *ctx, const char *func, sqlite
     return 1;
 }
 
-/* Hashes a non-NULL KEY by SQL equality without affinity (rule 5 (keys)); fails only for
-** want of memory. */
+/* What sql_read_key found. */
+enum { SQL_KEY_ERROR = 0, SQL_KEY_HASHED = 1, SQL_KEY_NULL = 2 };
+
+/* Hashes a KEY by SQL equality without affinity (rule 5 (keys)): SQL_KEY_HASHED, or
+** SQL_KEY_NULL for a NULL (no key), or SQL_KEY_ERROR after setting NOMEM. */
 static inline int sql_read_key(sqlite3_context *ctx, sqlite3_value *key, key_hash *out) {
     const void *bytes;
     switch (sqlite3_value_type(key)) {
+    case SQLITE_NULL:
+        return SQL_KEY_NULL;
     case SQLITE_INTEGER:
         *out = key_hash_integer(sqlite3_value_int64(key));
-        return 1;
+        return SQL_KEY_HASHED;
     case SQLITE_FLOAT:
         *out = key_hash_real(sqlite3_value_double(key));
-        return 1;
+        return SQL_KEY_HASHED;
     case SQLITE_TEXT:
         bytes = sqlite3_value_text(key); /* UTF-8, converted from UTF-16 if need be */
         if (bytes == NULL) {
             break;
         }
         *out = key_hash_text(bytes, (size_t)sqlite3_value_bytes(key));
-        return 1;
+        return SQL_KEY_HASHED;
     default:
         bytes = sqlite3_value_blob(key);
         if (bytes == NULL && sqlite3_value_bytes(key) != 0) {
             break; /* a zeroblob() that could not be expanded */
         }
         *out = key_hash_blob(bytes, (size_t)sqlite3_value_bytes(key));
-        return 1;
+        return SQL_KEY_HASHED;
     }
     sqlite3_result_error_nomem(ctx);
-    return 0;
+    return SQL_KEY_ERROR;
 }
 
 /* Reads a capacity N (rule 3 (parameters)) into *n: a whole number >= 1, or NULL (*n = 0)
