@@ -27,19 +27,17 @@ static int read_probe_filter(sqlite3_context *ctx, sqlite3_value **argv, filter_
     const filter_view *kept = sqlite3_get_auxdata(ctx, 0);
     if (kept != NULL && sqlite3_value_blob(argv[0]) == kept->blob) {
         *f = *kept;
-        return 1;
+        return SQL_FILTER_READ;
     }
-    if (!sql_read_filter(ctx, "bloom_might_contain", argv[0], argv[1], f)) {
-        return 0;
-    }
-    if (sqlite3_value_frombind(argv[0])) {
+    int read = sql_read_filter_arg(ctx, "bloom_might_contain", argv[0], argv[1], f);
+    if (read == SQL_FILTER_READ && sqlite3_value_frombind(argv[0])) {
         filter_view *copy = sqlite3_malloc(sizeof *copy);
         if (copy != NULL) {
             *copy = *f;
             sqlite3_set_auxdata(ctx, 0, copy, sqlite3_free);
         }
     }
-    return 1;
+    return read;
 }
 
 /* bloom_might_contain(FILTER, KEY): rules 7 (probe) and 8 (validation). */
@@ -47,7 +45,7 @@ static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **a
     (void)argc;
     filter_view f;
     key_hash key;
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || !read_probe_filter(ctx, argv, &f) ||
+    if (read_probe_filter(ctx, argv, &f) != SQL_FILTER_READ ||
         sql_read_key(ctx, argv[1], &key) != SQL_KEY_HASHED) {
         return;
     }
@@ -79,13 +77,12 @@ static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f, copy;
     key_hash key;
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_add", argv[0], argv[1], &f)) {
+    if (sql_read_filter_arg(ctx, "bloom_add", argv[0], argv[1], &f) != SQL_FILTER_READ) {
         return;
     }
     int read = sql_read_key(ctx, argv[1], &key);
     if (read == SQL_KEY_NULL) {
-        sqlite3_result_value(ctx, argv[0]);
+        sqlite3_result_blob64(ctx, f.blob, f.bytes, SQLITE_TRANSIENT); /* a handle's too */
         return;
     }
     uint8_t *blob;
@@ -110,9 +107,8 @@ static int compatible(sqlite3_context *ctx, const char *func, const filter_view 
 static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view a, b, copy;
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_union", argv[0], NULL, &a) ||
-        !sql_read_filter(ctx, "bloom_union", argv[1], NULL, &b) ||
+    if (sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &a) != SQL_FILTER_READ ||
+        sql_read_filter_arg(ctx, "bloom_union", argv[1], NULL, &b) != SQL_FILTER_READ ||
         !compatible(ctx, "bloom_union", &a, &b)) {
         return;
     }
@@ -139,10 +135,12 @@ static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_error_nomem(ctx);
         return;
     }
-    if (st->failed || sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    int read =
+        st->failed ? SQL_FILTER_NULL : sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &f);
+    if (read == SQL_FILTER_NULL) {
         return;
     }
-    if (!sql_read_filter(ctx, "bloom_union", argv[0], NULL, &f) ||
+    if (read == SQL_FILTER_ERROR ||
         (st->blob != NULL && !compatible(ctx, "bloom_union", &st->view, &f))) {
         st->failed = 1;
     } else if (st->blob == NULL) {
@@ -167,12 +165,28 @@ static void union_final(sqlite3_context *ctx) {
     st->blob = NULL;
 }
 
+/* bloom_handle(FILTER): rule 18 (handle). The view, then a copy of the bytes it points to. */
+static void handle_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view f;
+    if (sql_read_filter_arg(ctx, "bloom_handle", argv[0], NULL, &f) != SQL_FILTER_READ) {
+        return;
+    }
+    filter_view *handle = sqlite3_malloc64(sizeof *handle + f.bytes);
+    if (handle == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    *handle = f;
+    handle->blob = memcpy(handle + 1, f.blob, f.bytes);
+    sqlite3_result_pointer(ctx, handle, SQL_FILTER_HANDLE, sqlite3_free);
+}
+
 /* bloom_info(FILTER): rule 11 (info). The prelude's fields, then the kind's. */
 static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
-        !sql_read_filter(ctx, "bloom_info", argv[0], NULL, &f)) {
+    if (sql_read_filter_arg(ctx, "bloom_info", argv[0], NULL, &f) != SQL_FILTER_READ) {
         return;
     }
     sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
@@ -430,6 +444,8 @@ const sql_function filter_functions[] = {
     SQL_WRONG_ARGUMENTS("bloom_might_contain", "the form is bloom_might_contain(filter, key)"),
     {"bloom_info", 1, info_func, NULL, NULL, NULL},
     SQL_WRONG_ARGUMENTS("bloom_info", "the form is bloom_info(filter)"),
+    {"bloom_handle", 1, handle_func, NULL, NULL, NULL},
+    SQL_WRONG_ARGUMENTS("bloom_handle", "the form is bloom_handle(filter)"),
     {"bloom_add", 2, add_func, NULL, NULL, NULL},
     SQL_WRONG_ARGUMENTS("bloom_add", "the form is bloom_add(filter, key)"),
     {"bloom_union", 2, union_func, NULL, NULL, NULL},

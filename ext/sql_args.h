@@ -38,6 +38,27 @@ static inline int sql_read_filter(sqlite3_context *ctx, const char *func, sqlite
     return 1;
 }
 
+/* The pointer type of a filter handle (bloom_handle): a filter_view, then the filter's bytes. */
+#define SQL_FILTER_HANDLE "sqlite-bloom filter handle"
+
+/* What sql_read_filter_arg found. */
+enum { SQL_FILTER_ERROR = 0, SQL_FILTER_READ = 1, SQL_FILTER_NULL = 2 };
+
+/* Reads a FILTER argument that may be NULL or a handle (rule 18 (handle)): SQL_FILTER_READ with
+** *out, SQL_FILTER_NULL, or SQL_FILTER_ERROR after setting the error. */
+static inline int sql_read_filter_arg(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                                      sqlite3_value *key, filter_view *out) {
+    if (sqlite3_value_type(v) == SQLITE_NULL) { /* a pointer value is NULL to SQL */
+        const filter_view *handle = sqlite3_value_pointer(v, SQL_FILTER_HANDLE);
+        if (handle == NULL) {
+            return SQL_FILTER_NULL;
+        }
+        *out = *handle;
+        return SQL_FILTER_READ;
+    }
+    return sql_read_filter(ctx, func, v, key, out) ? SQL_FILTER_READ : SQL_FILTER_ERROR;
+}
+
 /* What sql_read_key found. */
 enum { SQL_KEY_ERROR = 0, SQL_KEY_HASHED = 1, SQL_KEY_NULL = 2 };
 

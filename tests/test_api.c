@@ -161,6 +161,8 @@ static void test_registered_functions(const char *extension) {
                            "bloom_empty|s|utf8|-1|2099200\n"
                            "bloom_empty|s|utf8|2|2099200\n"
                            "bloom_empty|s|utf8|3|2099200\n"
+                           "bloom_handle|s|utf8|-1|2099200\n"
+                           "bloom_handle|s|utf8|1|2099200\n"
                            "bloom_info|s|utf8|-1|2099200\n"
                            "bloom_info|s|utf8|1|2099200\n"
                            "bloom_might_contain|s|utf8|-1|2099200\n"

@@ -419,7 +419,11 @@ static void table_forms(bench *b) {
     char *literal = hex_literal(filter, bytes);
     sqlite3_stmt *stmt = NULL;
     exec(b, "DROP TABLE IF EXISTS filters; CREATE TABLE filters(name TEXT, f BLOB);"
-            "");
+            "DROP VIEW IF EXISTS plain_view; CREATE VIEW plain_view AS SELECT rowid AS rid, "
+            "bloom_might_contain((SELECT f FROM filters WHERE name = 'a'), x) AS maybe FROM keys;"
+            "DROP VIEW IF EXISTS handle_view; CREATE VIEW handle_view AS SELECT rowid AS rid, "
+            "bloom_might_contain((SELECT bloom_handle(f) FROM filters WHERE name = 'a'), x) AS "
+            "maybe FROM keys;");
     if (sqlite3_prepare_v2(b->db, "INSERT INTO filters VALUES ('a', ?1)", -1, &stmt, NULL) !=
         SQLITE_OK) {
         die(b, "filters");
@@ -455,6 +459,18 @@ static void table_forms(bench *b) {
                 "bloom_might_contain(filters.f, x) AND keys.rowid <= %d",
                 rows),
          NULL, 0},
+        {"scalar subquery of a handle `bloom_might_contain((SELECT bloom_handle(f) FROM filters "
+         "WHERE name = 'a'), x)`",
+         format("SELECT sum(bloom_might_contain((SELECT bloom_handle(f) FROM filters WHERE name = "
+                "'a'), x)) FROM keys WHERE rowid <= %d",
+                rows),
+         NULL, 0},
+        {"view with a scalar subquery `CREATE VIEW v AS SELECT ..., "
+         "bloom_might_contain((SELECT f FROM filters WHERE name = 'a'), x) AS maybe FROM keys`",
+         format("SELECT sum(maybe) FROM plain_view WHERE rid <= %d", rows), NULL, 0},
+        {"view with a handle `... bloom_might_contain((SELECT bloom_handle(f) FROM filters WHERE "
+         "name = 'a'), x) AS maybe ...`",
+         format("SELECT sum(maybe) FROM handle_view WHERE rid <= %d", rows), NULL, 0},
         {"CTE `WITH f AS (SELECT f FROM filters WHERE name = 'a') ... FROM keys, f`",
          format("WITH g AS (SELECT f FROM filters WHERE name = 'a') SELECT "
                 "sum(bloom_might_contain(g.f, x)) FROM keys, g WHERE keys.rowid <= %d",
