@@ -229,6 +229,22 @@ void bloom_set(uint8_t *bits, const bloom_header *h, key_hash key) {
     FOR_EACH_POSITION(h, key, pos, { bits[pos >> 3] |= (uint8_t)(1u << (pos & 7)); });
 }
 
+void bloom_set_batch(uint8_t *bits, const bloom_header *h, const key_hash *keys, int count) {
+    uint64_t positions[BLOOM_BATCH_KEYS * BLOOM_K_MAX]; /* 16 KB of stack */
+    uint64_t total = 0;
+    for (int i = 0; i < count; i++, total += h->k) {
+        bloom_positions(h, keys[i], positions + total);
+    }
+    for (uint64_t i = 0; i < total; i++) {
+#if defined(__GNUC__)
+        __builtin_prefetch(bits + (positions[i] >> 3), 1);
+#endif
+    }
+    for (uint64_t i = 0; i < total; i++) {
+        bits[positions[i] >> 3] |= (uint8_t)(1u << (positions[i] & 7));
+    }
+}
+
 /* bloom_test, inline where it is called for the kinds. */
 static inline int test_bits(const uint8_t *bits, const bloom_header *h, key_hash key) {
     FOR_EACH_POSITION(h, key, pos, {

@@ -92,6 +92,14 @@ void bloom_positions(const bloom_header *h, key_hash key, uint64_t *out);
 /* Sets the k bits of key in the bit array bits of a filter with header h. */
 void bloom_set(uint8_t *bits, const bloom_header *h, key_hash key);
 
+/* Most keys bloom_set_batch takes at once. */
+enum { BLOOM_BATCH_KEYS = 32 };
+
+/* Sets the bits of count keys (at most BLOOM_BATCH_KEYS) as bloom_set does: their positions
+** first, each prefetched, then the bits, so that a filter larger than the caches waits for
+** memory once a batch rather than once a position. */
+void bloom_set_batch(uint8_t *bits, const bloom_header *h, const key_hash *keys, int count);
+
 /* Returns 1 when all k bits of key are set (possibly present), 0 otherwise. */
 int bloom_test(const uint8_t *bits, const bloom_header *h, key_hash key);
 

@@ -10,6 +10,7 @@
 #include "sql_error.h"
 #include "sql_json.h"
 #include "sql_kind.h"
+#include "sql_memory.h"
 
 #include <string.h>
 
@@ -18,6 +19,8 @@ typedef struct bloom_build_state {
     build_state common;
     bloom_blocked_design design; /* blocked: the design for p (p 0 until known) */
     bloom_header header;         /* once sized */
+    int pending_count;           /* keys whose bits wait to be set, in pending */
+    key_hash pending[BLOOM_BATCH_KEYS];
 } bloom_build_state;
 
 /* The layout of a Bloom build state. */
@@ -86,19 +89,32 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
+    sql_advise_huge_pages(common->blob, common->bytes);
     memset(common->blob, 0, common->bytes);
     return 1;
 }
 
-/* Sets the bits of key in the filter. */
-static void build_add(build_state *common, key_hash key) {
-    bloom_build_state *st = (bloom_build_state *)common;
-    bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
+/* Sets the bits of the keys that wait for it, together (bloom_set_batch). */
+static void set_pending(bloom_build_state *st) {
+    bloom_set_batch(st->common.blob + FILTER_HEADER_BYTES, &st->header, st->pending,
+                    st->pending_count);
+    st->pending_count = 0;
 }
 
-/* Writes the header, with the keys added counted by the shared code. */
+/* Sets the bits of key in the filter, a batch of keys at a time. */
+static void build_add(build_state *common, key_hash key) {
+    bloom_build_state *st = (bloom_build_state *)common;
+    st->pending[st->pending_count++] = key;
+    if (st->pending_count == BLOOM_BATCH_KEYS) {
+        set_pending(st);
+    }
+}
+
+/* Sets the bits of the last keys and writes the header, with the keys added counted by the
+** shared code. */
 static void build_finish(build_state *common) {
     bloom_build_state *st = (bloom_build_state *)common;
+    set_pending(st);
     st->header.keys = common->keys;
     bloom_write_header(common->blob, &st->header);
 }

@@ -12,6 +12,7 @@
 #include "sql_function.h"
 #include "sql_json.h"
 #include "sql_kind.h"
+#include "sql_memory.h"
 
 #include <string.h>
 
@@ -288,6 +289,7 @@ static int grow_set(sqlite3_context *ctx, key_set *seen) {
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
+    sql_advise_huge_pages(grown.slots, grown.capacity * sizeof(key_hash));
     memset(grown.slots, 0, grown.capacity * sizeof(key_hash));
     key_set_move(seen, &grown);
     sqlite3_free(seen->slots);
@@ -295,25 +297,40 @@ static int grow_set(sqlite3_context *ctx, key_set *seen) {
     return 1;
 }
 
-/* Adds key to the key set of st, which is kept at most 3/4 full (so there is always room for
-** one more) and up to BLOOM_SET_SLOTS_MAX slots (rule 4 (sized at the end)). Returns 0 after
+/* Inserts the pending keys of st into its key set, which is kept at most 3/4 full (so there
+** is always room for one more) and up to BLOOM_SET_SLOTS_MAX slots (rule 4 (sized at the
+** end)): the slots grown first for all of them, prefetched, then filled. Returns 0 after
 ** setting the error. */
-static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
+static int insert_pending(sqlite3_context *ctx, build_state *st) {
     key_set *seen = &st->seen;
-    if (seen->capacity == 0 && !grow_set(ctx, seen)) {
-        return 0;
+    while (seen->capacity < BLOOM_SET_SLOTS_MAX &&
+           (seen->capacity == 0 ||
+            (seen->count + (uint64_t)st->pending_count) * 4 > seen->capacity * 3)) {
+        if (!grow_set(ctx, seen)) {
+            return 0;
+        }
     }
-    if (!key_set_insert(seen, key) || seen->count * 4 <= seen->capacity * 3) {
-        return 1; /* a repeat, or room left */
+    for (int i = 0; i < st->pending_count; i++) {
+        key_set_prefetch(seen, st->pending[i]);
     }
-    if (seen->capacity == BLOOM_SET_SLOTS_MAX) {
-        sql_errorf(ctx,
-                   "bloom_build: more than %llu distinct keys to size a filter for; give n "
-                   "instead of NULL",
-                   (unsigned long long)(BLOOM_SET_SLOTS_MAX / 4 * 3));
-        return 0;
+    for (int i = 0; i < st->pending_count; i++) {
+        if (key_set_insert(seen, st->pending[i]) && seen->count * 4 > seen->capacity * 3) {
+            sql_errorf(ctx,
+                       "bloom_build: more than %llu distinct keys to size a filter for; give n "
+                       "instead of NULL",
+                       (unsigned long long)(BLOOM_SET_SLOTS_MAX / 4 * 3));
+            return 0;
+        }
     }
-    return grow_set(ctx, seen);
+    st->pending_count = 0;
+    return 1;
+}
+
+/* Adds key to those of st that wait for the key set, inserting them when there are enough.
+** Returns 0 after setting the error. */
+static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
+    st->pending[st->pending_count++] = key;
+    return st->pending_count < BUILD_PENDING_KEYS || insert_pending(ctx, st);
 }
 
 /* The state of the group on its first row, for the kind and parameters of that row; sized now
@@ -380,7 +397,7 @@ static void build_final(sqlite3_context *ctx) {
     if (st == NULL) {
         return;
     }
-    if (!st->failed && st->blob == NULL) {
+    if (!st->failed && st->blob == NULL && insert_pending(ctx, st)) {
         uint64_t distinct = key_set_size(&st->seen), cursor = 0;
         key_hash key;
         if (st->kind->build_size(ctx, st, distinct > 0 ? distinct : 1)) {

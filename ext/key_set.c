@@ -32,11 +32,24 @@ uint64_t key_set_size(const key_set *set) {
     return set->count + (set->has_zero != 0);
 }
 
+/* Hashes moved at a time: their slots in the new set are prefetched together. */
+enum { MOVE_BATCH = 32 };
+
 void key_set_move(const key_set *from, key_set *to) {
+    key_hash batch[MOVE_BATCH];
     uint64_t cursor = 0;
-    key_hash h;
-    while (key_set_next(from, &cursor, &h)) {
-        key_set_insert(to, h);
+    int count = 0, more = 1;
+    while (more) {
+        more = key_set_next(from, &cursor, &batch[count]);
+        if (more) {
+            key_set_prefetch(to, batch[count++]);
+        }
+        if (count == MOVE_BATCH || (!more && count > 0)) {
+            for (int i = 0; i < count; i++) {
+                key_set_insert(to, batch[i]);
+            }
+            count = 0;
+        }
     }
 }
 

@@ -18,6 +18,17 @@ typedef struct key_set {
     int has_zero;      /* whether the all-zero hash was inserted */
 } key_set;
 
+/* Asks the processor to fetch h's first slot ahead of key_set_insert: a batch of hashes
+** prefetched, then inserted, waits for memory once rather than once per hash. */
+static inline void key_set_prefetch(const key_set *set, key_hash h) {
+#if defined(__GNUC__)
+    __builtin_prefetch(&set->slots[h.h1 & (set->capacity - 1)], 1);
+#else
+    (void)set;
+    (void)h;
+#endif
+}
+
 /* Inserts h unless present; the caller keeps count < capacity. Returns 1 if h was new. */
 int key_set_insert(key_set *set, key_hash h);
 

@@ -15,15 +15,20 @@ struct sql_kind;
 
 /* The state of bloom_build for one group (of bloom_empty for a call): the first member of
 ** every kind's own state, zeroed before the first row. */
+/* Key hashes a build sized at the end holds before it inserts them into its key set. */
+enum { BUILD_PENDING_KEYS = 64 };
+
 typedef struct build_state {
     const struct sql_kind *kind;
-    const char *func; /* the SQL function, for messages: bloom_build or bloom_empty */
-    int failed;       /* a row failed: xFinal only frees */
-    uint64_t n;       /* the capacity N, or 0 when the filter is sized at the end */
-    double p;         /* the rate P */
-    uint64_t keys;    /* non-NULL keys added, counting repeats */
-    key_set seen;     /* sized at the end: the distinct key hashes so far */
-    uint8_t *blob;    /* the filter, once sized */
+    const char *func;  /* the SQL function, for messages: bloom_build or bloom_empty */
+    int failed;        /* a row failed: xFinal only frees */
+    uint64_t n;        /* the capacity N, or 0 when the filter is sized at the end */
+    double p;          /* the rate P */
+    uint64_t keys;     /* non-NULL keys added, counting repeats */
+    key_set seen;      /* sized at the end: the distinct key hashes so far */
+    int pending_count; /* and how many more wait in pending */
+    key_hash pending[BUILD_PENDING_KEYS];
+    uint8_t *blob; /* the filter, once sized */
     uint64_t bytes;
 } build_state;
 

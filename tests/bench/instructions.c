@@ -6,11 +6,14 @@
 *FUNCTION
 **
 ** KEYS is the number of keys in the filter (1 to KEYS), LAYOUT standard or blocked, FUNCTION
-** bloom_might_contain or noop (a two-argument function returning 0: SQLite's cost of a call).
+** bloom_might_contain, noop (a two-argument function returning 0: SQLite's cost of a call) or
+** twin (the design of the other SQLite Bloom extension, twin.h).
 ** Only the query over the 100,000 rows of keys 1 to 100,000 is counted.
 */
 #include <sqlite3.h>
 #include <valgrind/callgrind.h>
+
+#include "twin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +46,9 @@ int main(int argc, char **argv) {
         sqlite3_create_function(db, "noop", 2,
                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                                 noop_func, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(db, "twin", 2,
+                                SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                twin_func, NULL, NULL) != SQLITE_OK ||
         sqlite3_exec(
             db,
             "CREATE TABLE keys(x INTEGER); INSERT INTO keys WITH RECURSIVE s(i) AS (SELECT "

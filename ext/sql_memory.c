@@ -1,0 +1,22 @@
+/*
+** sql_memory.c: advice on memory the extension allocates. See sql_memory.h.
+*/
+#include "sql_memory.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+void sql_advise_huge_pages(void *p, uint64_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (end > start) {
+        madvise((void *)start, end - start, MADV_HUGEPAGE);
+    }
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
