@@ -101,9 +101,18 @@ static void set_pending(bloom_build_state *st) {
     st->pending_count = 0;
 }
 
-/* Sets the bits of key in the filter, a batch of keys at a time. */
+/* Filters from this size on, larger than a core's cache, have their bits set a batch of keys
+** at a time: below it, computing the positions twice costs more than the misses it hides
+** (callgrind: +117 instructions a key; a 10M-key filter builds twice as fast). */
+#define BATCH_MIN_BYTES (UINT64_C(2) << 20)
+
+/* Sets the bits of key in the filter, in a large filter a batch of keys at a time. */
 static void build_add(build_state *common, key_hash key) {
     bloom_build_state *st = (bloom_build_state *)common;
+    if (common->bytes < BATCH_MIN_BYTES) {
+        bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
+        return;
+    }
     st->pending[st->pending_count++] = key;
     if (st->pending_count == BLOOM_BATCH_KEYS) {
         set_pending(st);

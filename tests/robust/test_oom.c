@@ -238,6 +238,18 @@ static const operation operations[] = {
     {"probe, UTF-16 database", 1,
      "SELECT sum(bloom_might_contain(?1, k)), sum(bloom_might_contain(?2, k)) FROM keys",
      "1:400|1:400\n"},
+    {"probe, a handle in a scalar subquery", 0,
+     "SELECT count(*) FROM keys WHERE bloom_might_contain((SELECT bloom_handle(f) FROM filters "
+     "WHERE name = 'blocked'), k)",
+     "1:400\n"},
+    {"bloom_empty", 0, "SELECT bloom_empty(1000, 0.01), bloom_empty(500, 0.001, 'blocked')",
+     "x'5351424601"},
+    {"error: wrong number of arguments", 0, "SELECT bloom_build(k, 0.01) FROM keys",
+     "error 1: bloom_build: wrong number of arguments (2); the forms are"},
+    {"error: the filter and the key swapped", 0,
+     "SELECT bloom_might_contain('a key', f) FROM filters WHERE name = 'a'",
+     "error 1: bloom_might_contain: the filter must be a BLOB, got 'a key'; the filter comes "
+     "first"},
     {"bloom_union, scalar", 0,
      "SELECT bloom_union(a.f, b.f), bloom_union(b.f, a.f) FROM parts a, parts b "
      "WHERE a.g = 0 AND b.g = 1",
