@@ -104,12 +104,12 @@ static void set_pending(bloom_build_state *st) {
 /* Filters from this size on, larger than a core's cache, have their bits set a batch of keys
 ** at a time: below it, computing the positions twice costs more than the misses it hides
 ** (callgrind: +117 instructions a key; a 10M-key filter builds twice as fast). */
-#define BATCH_MIN_BYTES (UINT64_C(2) << 20)
+#define BATCHED_FILTER_BYTES (UINT64_C(2) << 20)
 
 /* Sets the bits of key in the filter, in a large filter a batch of keys at a time. */
 static void build_add(build_state *common, key_hash key) {
     bloom_build_state *st = (bloom_build_state *)common;
-    if (common->bytes < BATCH_MIN_BYTES) {
+    if (common->bytes < BATCHED_FILTER_BYTES) {
         bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
         return;
     }

@@ -327,12 +327,12 @@ static int insert_pending(sqlite3_context *ctx, build_state *st) {
 }
 
 /* Key sets from this size on, larger than a core's cache, take keys a batch at a time. */
-#define BATCH_MIN_BYTES (UINT64_C(1) << 20)
+#define BATCHED_SET_BYTES (UINT64_C(1) << 20)
 
 /* Adds key to those of st that wait for the key set, inserting them when there are enough
 ** (at once while the set is small). Returns 0 after setting the error. */
 static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
-    int batch = st->seen.capacity * sizeof(key_hash) >= BATCH_MIN_BYTES ? BUILD_PENDING_KEYS : 1;
+    int batch = st->seen.capacity * sizeof(key_hash) >= BATCHED_SET_BYTES ? BUILD_PENDING_KEYS : 1;
     st->pending[st->pending_count++] = key;
     return st->pending_count < batch || insert_pending(ctx, st);
 }
