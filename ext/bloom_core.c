@@ -13,17 +13,6 @@
 /* What to do about filters that cannot be merged. */
 #define BLOOM_SAME_BUILD "build both with the same n, p and layout"
 
-/* Offsets of the Bloom fields in the header, after the 8-byte prelude. */
-enum {
-    OFF_K = 8,
-    OFF_RESERVED_A = 12, /* 4 bytes */
-    OFF_M = 16,
-    OFF_N = 24,
-    OFF_P = 32,
-    OFF_KEYS = 40,
-    OFF_RESERVED_B = 48 /* 16 bytes, up to the bit array */
-};
-
 filter_status bloom_check_rate(double p, int layout) {
     if (filter_check_rate(p) != FILTER_OK ||
         (layout != BLOOM_LAYOUT_STANDARD && layout != BLOOM_LAYOUT_BLOCKED)) {
@@ -89,37 +78,22 @@ uint64_t bloom_blob_bytes(uint64_t m) {
 void bloom_write_header(uint8_t *blob, const bloom_header *h) {
     memset(blob, 0, FILTER_HEADER_BYTES);
     filter_write_prelude(blob, filter_kind_by_id(h->layout), KEY_HASH_XXH3_128);
-    le_store32(blob + OFF_K, h->k);
-    le_store64(blob + OFF_M, h->m);
-    le_store64(blob + OFF_N, h->n);
-    le_store64(blob + OFF_P, le_double_bits(h->p));
-    le_store64(blob + OFF_KEYS, h->keys);
+    le_store32(blob + BLOOM_OFF_K, h->k);
+    le_store64(blob + BLOOM_OFF_M, h->m);
+    le_store64(blob + BLOOM_OFF_N, h->n);
+    le_store64(blob + BLOOM_OFF_P, le_double_bits(h->p));
+    le_store64(blob + BLOOM_OFF_KEYS, h->keys);
 }
 
 bloom_header bloom_header_of(const filter_view *f) {
     bloom_header h;
     h.layout = f->kind->id;
-    h.k = le_load32(f->blob + OFF_K);
-    h.m = le_load64(f->blob + OFF_M);
-    h.n = le_load64(f->blob + OFF_N);
-    h.p = le_bits_double(le_load64(f->blob + OFF_P));
-    h.keys = le_load64(f->blob + OFF_KEYS);
+    h.k = le_load32(f->blob + BLOOM_OFF_K);
+    h.m = le_load64(f->blob + BLOOM_OFF_M);
+    h.n = le_load64(f->blob + BLOOM_OFF_N);
+    h.p = le_bits_double(le_load64(f->blob + BLOOM_OFF_P));
+    h.keys = le_load64(f->blob + BLOOM_OFF_KEYS);
     return h;
-}
-
-/* Index of the first non-zero reserved byte of a header, or -1 when all are zero. The two
-** ranges are compared whole first: the byte-by-byte search runs only on a corrupt header. */
-static int first_nonzero_reserved(const uint8_t *blob) {
-    static const uint8_t zeros[FILTER_HEADER_BYTES - OFF_RESERVED_B] = {0};
-    int found = -1;
-    if (memcmp(blob + OFF_RESERVED_A, zeros, 4) != 0 ||
-        memcmp(blob + OFF_RESERVED_B, zeros, sizeof zeros) != 0) {
-        for (int i = OFF_RESERVED_A; found < 0 && i < FILTER_HEADER_BYTES; i++) {
-            int reserved = i < OFF_RESERVED_A + 4 || i >= OFF_RESERVED_B;
-            found = reserved && blob[i] != 0 ? i : -1;
-        }
-    }
-    return found;
 }
 
 /* The kinds' validate: the Bloom fields against the BLOB's length (docs/format.md). */
@@ -140,21 +114,10 @@ static filter_status validate(const filter_view *f, char *why) {
                               (unsigned long long)h.m, (unsigned long long)bloom_blob_bytes(h.m),
                               (unsigned long long)f->bytes);
     }
-    if (h.n == 0) {
-        return filter_invalid(why, "corrupt filter: capacity n = 0");
+    if (filter_check_capacity(h.n, h.p, why) != FILTER_OK) {
+        return FILTER_INVALID;
     }
-    if (filter_check_rate(h.p) != FILTER_OK) {
-        char p_text[32];
-        return filter_invalid(why, "corrupt filter: p = %s is not between 0 and 1",
-                              filter_format_double(p_text, h.p));
-    }
-    /* A newer writer that this reader may read owns the reserved bytes (format.md, section 2). */
-    int reserved = first_nonzero_reserved(f->blob);
-    if (f->version <= FILTER_FORMAT_VERSION && reserved >= 0) {
-        return filter_invalid(why, "corrupt filter: reserved byte %d is 0x%02X, not 0", reserved,
-                              f->blob[reserved]);
-    }
-    return FILTER_OK;
+    return filter_check_reserved(f, BLOOM_OFF_RESERVED_A, BLOOM_OFF_M, why);
 }
 
 uint64_t bloom_reduce_portable(uint64_t x, uint64_t m) {
@@ -279,19 +242,24 @@ static uint64_t popcount64(uint64_t x) {
 */
 bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
     uint64_t segment_bits = h->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_LINE_BITS : h->m;
-    double b = (double)segment_bits, lines = (double)(h->m / segment_bits);
-    double m = (double)h->m, k = h->k, rate_sum = 0;
-    bloom_fill f = {0, 0, 0, 0, 0, 0};
+    double b = (double)segment_bits, lines = (double)(h->m / segment_bits), rate_sum = 0;
+    uint64_t bits_set = 0;
     for (uint64_t start = 0; start < h->m / 8; start += segment_bits / 8) {
         uint64_t x = 0;
         for (uint64_t i = start; i < start + segment_bits / 8; i += 8) {
             x += popcount64(le_load64(bits + i));
         }
-        f.bits_set += x;
-        rate_sum += pow((double)x / b, k); /* a probe lands in each segment alike */
+        bits_set += x;
+        rate_sum += pow((double)x / b, h->k); /* a probe lands in each segment alike */
     }
-    f.fill_ratio = (double)f.bits_set / m;
-    f.estimated_fp_rate = rate_sum / lines;
+    return bloom_estimate(h, bits_set, rate_sum / lines);
+}
+
+bloom_fill bloom_estimate(const bloom_header *h, uint64_t bits_set, double fp_rate) {
+    uint64_t segment_bits = h->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_LINE_BITS : h->m;
+    double b = (double)segment_bits, lines = (double)(h->m / segment_bits);
+    double m = (double)h->m, k = h->k;
+    bloom_fill f = {bits_set, (double)bits_set / m, 0, 0, fp_rate, 0};
     double log_miss = log1p(expm1(k * log1p(-1.0 / b)) / lines);     /* ln(1 - u) */
     double log_miss_two = log1p(expm1(k * log1p(-2.0 / b)) / lines); /* same segment */
     f.estimated_keys = log1p(-f.fill_ratio) / log_miss; /* INFINITY when every bit is set */
@@ -343,24 +311,24 @@ static int might_contain(const filter_view *f, key_hash key) {
     return test_bits(bloom_bits(f), &h, key);
 }
 
-/* The kinds' copy: the header rewritten as this code writes it, then the bits. */
-static void copy(uint8_t *dst, const filter_view *f) {
+/* The kinds' write_header. */
+static void write_header(uint8_t *dst, const filter_view *f) {
     bloom_header h = bloom_header_of(f);
     bloom_write_header(dst, &h);
-    memcpy(dst + FILTER_HEADER_BYTES, bloom_bits(f), h.m / 8);
 }
 
-/* The header of a filter that copy wrote. */
+/* The header of a filter that filter_copy wrote. */
 static bloom_header header_of_blob(const uint8_t *blob) {
     filter_view f = {filter_kind_by_id(blob[FILTER_OFF_KIND]), 0, 0, 0, blob, 0};
     return bloom_header_of(&f);
 }
 
 /* The kinds' add: the key's bits, and one more key added. */
-static void add(uint8_t *blob, key_hash key) {
+static filter_status add(uint8_t *blob, key_hash key) {
     bloom_header h = header_of_blob(blob);
     bloom_set(blob + FILTER_HEADER_BYTES, &h, key);
-    le_store64(blob + OFF_KEYS, bloom_add_counts(h.keys, 1));
+    le_store64(blob + BLOOM_OFF_KEYS, bloom_add_counts(h.keys, 1));
+    return FILTER_OK;
 }
 
 /* The kinds' compatible: the same kind, hash, m and k. */
@@ -377,15 +345,62 @@ static filter_status compatible(const filter_view *a, const filter_view *b, char
 }
 
 /* The kinds' merge: the bits ORed and the counts of keys added summed. */
-static void merge(uint8_t *blob, const filter_view *f) {
+static filter_status merge(uint8_t *blob, const filter_view *f) {
     bloom_header into = header_of_blob(blob), from = bloom_header_of(f);
     bloom_merge(blob + FILTER_HEADER_BYTES, bloom_bits(f), into.m);
-    le_store64(blob + OFF_KEYS, bloom_add_counts(into.keys, from.keys));
+    le_store64(blob + BLOOM_OFF_KEYS, bloom_add_counts(into.keys, from.keys));
+    return FILTER_OK;
+}
+
+/* The kinds' might_contain_io: the byte of each position, until a bit is clear. */
+static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
+                                      int *answer) {
+    bloom_header h = bloom_header_of(f);
+    uint64_t positions[BLOOM_K_MAX];
+    bloom_positions(&h, key, positions);
+    *answer = 1;
+    for (uint32_t i = 0; i < h.k && *answer; i++) {
+        uint8_t byte;
+        if (io->read(io->state, FILTER_HEADER_BYTES + (positions[i] >> 3), &byte, 1) != 0) {
+            return FILTER_IO_FAILED;
+        }
+        *answer = (byte >> (positions[i] & 7)) & 1;
+    }
+    return FILTER_OK;
+}
+
+/* The kinds' add_io: the bytes of the bits that were clear, then the count of keys added. */
+static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
+    bloom_header h = bloom_header_of(f);
+    uint64_t positions[BLOOM_K_MAX];
+    uint8_t keys[8];
+    bloom_positions(&h, key, positions);
+    *was_absent = 0;
+    for (uint32_t i = 0; i < h.k; i++) {
+        uint64_t offset = FILTER_HEADER_BYTES + (positions[i] >> 3);
+        uint8_t byte, bit = (uint8_t)(1u << (positions[i] & 7));
+        if (io->read(io->state, offset, &byte, 1) != 0) {
+            return FILTER_IO_FAILED;
+        }
+        if ((byte & bit) == 0) {
+            *was_absent = 1;
+            byte |= bit;
+            if (io->write(io->state, offset, &byte, 1) != 0) {
+                return FILTER_IO_FAILED;
+            }
+        }
+    }
+    le_store64(keys, bloom_add_counts(h.keys, 1));
+    return io->write(io->state, BLOOM_OFF_KEYS, keys, sizeof keys) != 0 ? FILTER_IO_FAILED
+                                                                        : FILTER_OK;
 }
 
 /* A Bloom kind: both share every operation, which read the layout from the filter. */
 #define BLOOM_KIND(layout, name)                                                                   \
-    { layout, name, BLOOM_FORMAT_VERSION, validate, might_contain, copy, add, compatible, merge }
+    {                                                                                              \
+        layout, name, BLOOM_FORMAT_VERSION, validate, might_contain, write_header, add,            \
+            compatible, merge, might_contain_io, add_io, NULL                                      \
+    }
 
 const filter_kind bloom_standard_kind = BLOOM_KIND(BLOOM_LAYOUT_STANDARD, "standard");
 const filter_kind bloom_blocked_kind = BLOOM_KIND(BLOOM_LAYOUT_BLOCKED, "blocked");

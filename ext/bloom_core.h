@@ -24,6 +24,17 @@ enum {
     BLOOM_K_MAX = 64           /* most hash functions a filter may use */
 };
 
+/* Offsets of the Bloom fields in the header, after the 8-byte prelude. */
+enum {
+    BLOOM_OFF_K = 8,
+    BLOOM_OFF_RESERVED_A = 12, /* 4 bytes (a counting filter's first is its counter width) */
+    BLOOM_OFF_M = 16,
+    BLOOM_OFF_N = 24,
+    BLOOM_OFF_P = 32,
+    BLOOM_OFF_KEYS = 40,
+    BLOOM_OFF_RESERVED_B = 48 /* 16 bytes, up to the bit array */
+};
+
 /* Largest BLOB the core will size, whatever the caller's own limit: 2^61 bytes, so that
 ** m, in bits, fits in 64 bits. */
 #define BLOOM_MAX_BYTES 2305843009213693952.0
@@ -115,6 +126,10 @@ typedef struct bloom_fill {
 
 /* Counts the bits set in a filter of header h and computes the estimates, in O(m). */
 bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits);
+
+/* The estimates of a filter of header h with bits_set positions in use, whose measured
+** false-positive rate is fp_rate (for a filter of one segment, (bits_set / m)^k). */
+bloom_fill bloom_estimate(const bloom_header *h, uint64_t bits_set, double fp_rate);
 
 /*
 ** Checks that filters a and b of the same layout can be merged: the same m and

@@ -9,10 +9,8 @@
 #include "bloom_model.h"
 #include "sql_error.h"
 #include "sql_json.h"
+#include "bloom_sql.h"
 #include "sql_kind.h"
-#include "sql_memory.h"
-
-#include <string.h>
 
 /* The state of bloom_build for a Bloom filter. */
 typedef struct bloom_build_state {
@@ -56,15 +54,14 @@ static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argum
     }
 }
 
-/* Sizes the filter for n keys and allocates it, empty. Returns 0 after setting the error. */
-static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
-    bloom_build_state *st = (bloom_build_state *)common;
+int bloom_sql_size(sqlite3_context *ctx, build_state *common, uint64_t n, int layout,
+                   const bloom_blocked_design *design, unsigned position_bits,
+                   bloom_header *header) {
     double p = common->p, bytes_needed;
-    filter_status status =
-        bloom_size_designed(n, p, layout_of(common), &st->design, &st->header, &bytes_needed);
+    filter_status status = bloom_size_designed(n, p, layout, design, header, &bytes_needed);
     if (status == FILTER_TOO_MANY_HASHES) {
         sql_errorf(ctx, "%s: p = %!.15g needs %u hash functions, more than %d", common->func, p,
-                   (unsigned)st->header.k, BLOOM_K_MAX);
+                   (unsigned)header->k, BLOOM_K_MAX);
         return 0;
     }
     if (status == FILTER_RATE_TOO_HIGH) {
@@ -73,25 +70,14 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
         return 0;
     }
     /* What is left is FILTER_TOO_BIG: the reading of N and P lets no FILTER_BAD_ARGUMENT by. */
-    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-    if (status != FILTER_OK || bytes_needed > (double)limit) {
-        if (sql_errorf(ctx,
-                       "%s: a filter for n = %llu at p = %!.15g needs %.0f bytes, "
-                       "more than the length limit of %d bytes",
-                       common->func, (unsigned long long)n, p, bytes_needed, limit)) {
-            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
-        }
-        return 0;
-    }
-    common->bytes = bloom_blob_bytes(st->header.m);
-    common->blob = sqlite3_malloc64(common->bytes);
-    if (common->blob == NULL) {
-        sqlite3_result_error_nomem(ctx);
-        return 0;
-    }
-    sql_advise_huge_pages(common->blob, common->bytes);
-    memset(common->blob, 0, common->bytes);
-    return 1;
+    bytes_needed = FILTER_HEADER_BYTES + (bytes_needed - FILTER_HEADER_BYTES) * position_bits;
+    return sql_kind_allocate(ctx, common, n, bytes_needed, status == FILTER_OK);
+}
+
+/* Sizes the filter for n keys and allocates it, empty. Returns 0 after setting the error. */
+static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
+    bloom_build_state *st = (bloom_build_state *)common;
+    return bloom_sql_size(ctx, common, n, layout_of(common), &st->design, 1, &st->header);
 }
 
 /* Sets the bits of the keys that wait for it, together (bloom_set_batch). */
@@ -107,16 +93,17 @@ static void set_pending(bloom_build_state *st) {
 #define BATCHED_FILTER_BYTES (UINT64_C(2) << 20)
 
 /* Sets the bits of key in the filter, in a large filter a batch of keys at a time. */
-static void build_add(build_state *common, key_hash key) {
+static filter_status build_add(build_state *common, key_hash key) {
     bloom_build_state *st = (bloom_build_state *)common;
     if (common->bytes < BATCHED_FILTER_BYTES) {
         bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
-        return;
+        return FILTER_OK;
     }
     st->pending[st->pending_count++] = key;
     if (st->pending_count == BLOOM_BATCH_KEYS) {
         set_pending(st);
     }
+    return FILTER_OK;
 }
 
 /* Sets the bits of the last keys and writes the header, with the keys added counted by the
@@ -128,27 +115,32 @@ static void build_finish(build_state *common) {
     bloom_write_header(common->blob, &st->header);
 }
 
+void bloom_sql_info(sqlite3_str *json, const filter_view *f, const bloom_header *h,
+                    const bloom_fill *fill, const char *positions) {
+    sqlite3_str_appendf(json,
+                        ",\"k\":%u,\"m\":%llu,\"bytes\":%llu,\"n\":%llu,\"p\":%!.15g,"
+                        "\"keys_added\":%llu,\"%s\":%llu,\"fill_ratio\":%!.15g,"
+                        "\"estimated_keys\":",
+                        (unsigned)h->k, (unsigned long long)h->m, (unsigned long long)f->bytes,
+                        (unsigned long long)h->n, h->p, (unsigned long long)h->keys, positions,
+                        (unsigned long long)fill->bits_set, fill->fill_ratio);
+    sql_json_number(json, "%.1f", fill->estimated_keys);
+    sqlite3_str_appendall(json, ",\"estimated_keys_error\":");
+    sql_json_number(json, "%.1f", fill->estimated_keys_se);
+    sqlite3_str_appendf(json, ",\"estimated_fp_rate\":%!.15g,\"over_capacity\":%s",
+                        fill->estimated_fp_rate, fill->over_capacity ? "true" : "false");
+}
+
 /* The Bloom fields of bloom_info: the header, then what the fill tells. O(m). */
 static void info(sqlite3_str *json, const filter_view *f) {
     bloom_header h = bloom_header_of(f);
     bloom_fill fill = bloom_measure(&h, bloom_bits(f));
-    sqlite3_str_appendf(json,
-                        ",\"k\":%u,\"m\":%llu,\"bytes\":%llu,\"n\":%llu,\"p\":%!.15g,"
-                        "\"keys_added\":%llu,\"bits_set\":%llu,\"fill_ratio\":%!.15g,"
-                        "\"estimated_keys\":",
-                        (unsigned)h.k, (unsigned long long)h.m, (unsigned long long)f->bytes,
-                        (unsigned long long)h.n, h.p, (unsigned long long)h.keys,
-                        (unsigned long long)fill.bits_set, fill.fill_ratio);
-    sql_json_number(json, "%.1f", fill.estimated_keys);
-    sqlite3_str_appendall(json, ",\"estimated_keys_error\":");
-    sql_json_number(json, "%.1f", fill.estimated_keys_se);
-    sqlite3_str_appendf(json, ",\"estimated_fp_rate\":%!.15g,\"over_capacity\":%s",
-                        fill.estimated_fp_rate, fill.over_capacity ? "true" : "false");
+    bloom_sql_info(json, f, &h, &fill, "bits_set");
 }
 
 /* The SQL side of a Bloom kind: both share every function, which ask the state its layout. */
 #define BLOOM_SQL_KIND(core)                                                                       \
-    { &core, sizeof(bloom_build_state), build_plan, build_size, build_add, build_finish, info }
+    { &core, sizeof(bloom_build_state), build_plan, build_size, build_add, build_finish, info, 0 }
 
 const sql_kind bloom_standard_sql = BLOOM_SQL_KIND(bloom_standard_kind);
 const sql_kind bloom_blocked_sql = BLOOM_SQL_KIND(bloom_blocked_kind);

@@ -41,15 +41,16 @@ static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 static const sql_function extension_functions[] = {
-    {"bloom_version", 0, version_func, NULL, NULL, NULL},
+    {"bloom_version", 0, version_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_version", "the form is bloom_version()"),
-    {NULL, 0, NULL, NULL, NULL, NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL, SQL_PURE},
 };
 
 /* Every table of functions to register. A file with functions of its own adds its table. */
 static const sql_function *const function_tables[] = {
     extension_functions,
     filter_functions,
+    in_place_functions,
 };
 
 /* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */
@@ -70,8 +71,9 @@ static int registered_already(sqlite3 *db) {
 ** *error.
 */
 static int register_functions(sqlite3 *db, const sql_function *table, char **error) {
-    const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     for (const sql_function *f = table; f->name != NULL; f++) {
+        int flags = SQLITE_UTF8 | (f->effects == SQL_PURE ? SQLITE_DETERMINISTIC : 0) |
+                    (f->effects != SQL_WRITES_TABLES ? SQLITE_INNOCUOUS : 0);
         int rc = sqlite3_create_function(db, f->name, f->nargs, flags, (void *)f, f->func, f->step,
                                          f->final);
         if (rc == SQLITE_OK) {

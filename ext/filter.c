@@ -5,6 +5,8 @@
 #include "filter.h"
 
 #include "bloom_core.h"
+#include "counting_core.h"
+#include "cuckoo_core.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -18,6 +20,8 @@ static const uint8_t filter_magic[4] = {'S', 'Q', 'B', 'F'};
 static const filter_kind *const kinds[] = {
     &bloom_standard_kind, /* 1 */
     &bloom_blocked_kind,  /* 2 */
+    &counting_kind,       /* 3 */
+    &cuckoo_kind,         /* 4 */
 };
 
 const filter_kind *filter_kind_at(size_t i) {
@@ -69,11 +73,64 @@ filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out,
     if (out->kind == NULL) {
         return filter_invalid(why, "corrupt filter: unknown kind %u", blob[FILTER_OFF_KIND]);
     }
+    if (out->min_reader_version < out->kind->format_version) {
+        return filter_invalid(why,
+                              "corrupt filter: kind %u is of format version %u, read by "
+                              "readers of version %u and later, not %u",
+                              out->kind->id, out->kind->format_version, out->kind->format_version,
+                              out->min_reader_version);
+    }
     out->hash = blob[FILTER_OFF_HASH];
     if (!key_hash_is_known(out->hash)) {
         return filter_invalid(why, "corrupt filter: unknown hash %u", out->hash);
     }
     return out->kind->validate(out, why);
+}
+
+filter_status filter_check_capacity(uint64_t n, double p, char *why) {
+    char p_text[32];
+    if (n == 0) {
+        return filter_invalid(why, "corrupt filter: capacity n = 0");
+    }
+    if (filter_check_rate(p) != FILTER_OK) {
+        return filter_invalid(why, "corrupt filter: p = %s is not between 0 and 1",
+                              filter_format_double(p_text, p));
+    }
+    return FILTER_OK;
+}
+
+filter_status filter_check_reserved(const filter_view *f, int from, int to, char *why) {
+    static const uint8_t zeros[FILTER_HEADER_BYTES] = {0};
+    const uint8_t *blob = f->blob;
+    if (f->version > FILTER_FORMAT_VERSION ||
+        (memcmp(blob + from, zeros, (size_t)(to - from)) == 0 &&
+         memcmp(blob + FILTER_OFF_RESERVED_TAIL, zeros,
+                FILTER_HEADER_BYTES - FILTER_OFF_RESERVED_TAIL) == 0)) {
+        return FILTER_OK; /* the byte-by-byte search below runs only on a corrupt header */
+    }
+    for (int i = from; i < FILTER_HEADER_BYTES; i++) {
+        if ((i < to || i >= FILTER_OFF_RESERVED_TAIL) && blob[i] != 0) {
+            return filter_invalid(why, "corrupt filter: reserved byte %d is 0x%02X, not 0", i,
+                                  blob[i]);
+        }
+    }
+    return FILTER_OK;
+}
+
+filter_status filter_add(const filter_kind *kind, uint8_t *blob, key_hash key) {
+    if (kind->add != NULL) {
+        return kind->add(blob, key);
+    }
+    filter_view f = {kind, 0, 0, 0, blob, 0}; /* the _io operations read its header alone */
+    filter_io io = filter_io_memory(blob);
+    int was_absent;
+    return kind->add_io(&f, &io, key, &was_absent); /* memory cannot fail */
+}
+
+void filter_copy(uint8_t *dst, const filter_view *f) {
+    f->kind->write_header(dst, f);
+    memcpy(dst + FILTER_HEADER_BYTES, f->blob + FILTER_HEADER_BYTES,
+           f->bytes - FILTER_HEADER_BYTES);
 }
 
 void filter_write_prelude(uint8_t *blob, const filter_kind *kind, int hash) {
@@ -82,6 +139,22 @@ void filter_write_prelude(uint8_t *blob, const filter_kind *kind, int hash) {
     blob[FILTER_OFF_MIN_READER] = kind->format_version;
     blob[FILTER_OFF_KIND] = kind->id;
     blob[FILTER_OFF_HASH] = (uint8_t)hash;
+}
+
+/* filter_io_memory's read and write. */
+static int memory_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) {
+    memcpy(buf, (const uint8_t *)state + offset, n);
+    return 0;
+}
+
+static int memory_write(void *state, uint64_t offset, const uint8_t *buf, uint32_t n) {
+    memcpy((uint8_t *)state + offset, buf, n);
+    return 0;
+}
+
+filter_io filter_io_memory(uint8_t *blob) {
+    filter_io io = {blob, memory_read, memory_write};
+    return io;
 }
 
 const char *filter_format_double(char *buf, double v) {

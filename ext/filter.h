@@ -18,7 +18,7 @@
 
 enum {
     FILTER_HEADER_BYTES = 64,  /* the header of every kind: the prelude and 56 bytes of its own */
-    FILTER_FORMAT_VERSION = 1, /* the newest format version this code reads */
+    FILTER_FORMAT_VERSION = 2, /* the newest format version this code reads */
     FILTER_WHY_MAX = 256       /* buffer size for a validation message */
 };
 
@@ -37,8 +37,28 @@ typedef enum filter_status {
     FILTER_RATE_TOO_HIGH,   /* sizing: the kind has a lower maximum rate */
     FILTER_TOO_MANY_HASHES, /* sizing: the rate needs more hash functions than the kind allows */
     FILTER_TOO_BIG,         /* sizing: more bytes than the core sizes */
-    FILTER_INVALID          /* decoding or merging: the message says why */
+    FILTER_INVALID,         /* decoding or merging: the message says why */
+    FILTER_FULL,            /* adding: the filter has no room for the key (a cuckoo filter) */
+    FILTER_ABSENT,          /* removing: the key is certainly not in the filter */
+    FILTER_IO_FAILED        /* a filter_io read or write failed: its state says why */
 } filter_status;
+
+/*
+** A filter's bytes reached in pieces, for a filter that is not in memory (a
+** stored BLOB read and written through SQLite's incremental I/O). Offsets
+** count from the BLOB's first byte. Each returns 0, or nonzero when it failed
+** (the state keeps why). An operation that does not return FILTER_OK may have
+** written some bytes: the caller discards its writes (filter_io_memory's
+** caller, the copy it wrote to).
+*/
+typedef struct filter_io {
+    void *state;
+    int (*read)(void *state, uint64_t offset, uint8_t *buf, uint32_t n);
+    int (*write)(void *state, uint64_t offset, const uint8_t *buf, uint32_t n);
+} filter_io;
+
+/* A filter_io over the BLOB blob in memory. */
+filter_io filter_io_memory(uint8_t *blob);
 
 struct filter_kind;
 
@@ -55,25 +75,41 @@ typedef struct filter_view {
 /*
 ** What a kind of filter does, for the code shared by every kind. Functions
 ** that take a filter get one that filter_open accepted; those that take a
-** blob get one that this kind's copy wrote.
+** blob get one that this kind's copy wrote. The _io operations reach the
+** body through io and read only the header of f, whose blob may hold the
+** header alone (f->bytes is the whole BLOB's length); they return FILTER_OK,
+** FILTER_IO_FAILED, or as said. An operation a kind cannot do is NULL.
 */
 typedef struct filter_kind {
     uint8_t id;             /* the prelude's kind byte */
     const char *name;       /* as bloom_build and bloom_info spell it */
     uint8_t format_version; /* the format version that defines it: written as both versions */
-    /* Validates the header bytes after the prelude against f->bytes, in O(1). On failure,
-    ** returns FILTER_INVALID with the reason in why (FILTER_WHY_MAX bytes). */
+    /* Validates the header bytes after the prelude against f->bytes, in O(1), reading no byte
+    ** past the header. On failure, returns FILTER_INVALID with the reason in why
+    ** (FILTER_WHY_MAX bytes). */
     filter_status (*validate)(const filter_view *f, char *why);
     /* 1 when key may have been added to f, 0 when it certainly was not. */
     int (*might_contain)(const filter_view *f, key_hash key);
-    /* Writes f into dst (f->bytes bytes) as this code writes that kind. */
-    void (*copy)(uint8_t *dst, const filter_view *f);
-    /* Adds key to the filter in blob, counting it. */
-    void (*add)(uint8_t *blob, key_hash key);
+    /* Writes the header of f into dst (FILTER_HEADER_BYTES) as this code writes that kind: its
+    ** format version, reserved bytes 0. */
+    void (*write_header)(uint8_t *dst, const filter_view *f);
+    /* Adds key to the filter in blob, counting it; FILTER_FULL when it has no room (what was
+    ** written is then to be dropped). NULL: add_io through filter_io_memory (filter_add). */
+    filter_status (*add)(uint8_t *blob, key_hash key);
     /* Checks that b (of any kind) can be merged into a; FILTER_INVALID, with why, if not. */
     filter_status (*compatible)(const filter_view *a, const filter_view *b, char *why);
-    /* Merges f, which compatible accepted, into the filter in blob, counting its keys. */
-    void (*merge)(uint8_t *blob, const filter_view *f);
+    /* Merges f, which compatible accepted, into the filter in blob, counting its keys;
+    ** FILTER_FULL when they do not fit (what was written is then to be dropped). */
+    filter_status (*merge)(uint8_t *blob, const filter_view *f);
+    /* might_contain, into *answer. */
+    filter_status (*might_contain_io)(const filter_view *f, filter_io *io, key_hash key,
+                                      int *answer);
+    /* add, counting the key; *was_absent is 1 when might_contain answered 0 before. Or
+    ** FILTER_FULL. */
+    filter_status (*add_io)(const filter_view *f, filter_io *io, key_hash key, int *was_absent);
+    /* Removes one copy of key, uncounting it; FILTER_ABSENT, writing nothing, when the key is
+    ** certainly not in the filter. NULL: the kind cannot delete. */
+    filter_status (*remove_io)(const filter_view *f, filter_io *io, key_hash key);
 } filter_kind;
 
 /* Checks a false-positive rate: FILTER_BAD_ARGUMENT unless strictly between 0 and 1, the
@@ -96,9 +132,29 @@ const filter_kind *filter_kind_at(size_t i);
 */
 filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
 
+/* Adds key to the filter of kind in blob (one this code wrote): the kind's add, or its add_io
+** through filter_io_memory. FILTER_OK or FILTER_FULL, as add. */
+filter_status filter_add(const filter_kind *kind, uint8_t *blob, key_hash key);
+
+/* Writes f into dst (f->bytes bytes) as this code writes its kind: the header rewritten, the
+** body copied. */
+void filter_copy(uint8_t *dst, const filter_view *f);
+
 /* Writes the prelude of a filter of kind: magic, the kind's format version as both versions,
 ** its id and hash. */
 void filter_write_prelude(uint8_t *blob, const filter_kind *kind, int hash);
+
+/* The bytes 48 to 63 of the header: reserved in every kind so far. */
+enum { FILTER_OFF_RESERVED_TAIL = 48 };
+
+/* Checks the capacity n (>= 1) and rate p (strictly between 0 and 1) of a header: FILTER_OK, or
+** FILTER_INVALID with section 5's message in why. */
+filter_status filter_check_capacity(uint64_t n, double p, char *why);
+
+/* Checks that the reserved bytes of f's header, [from, to) and [FILTER_OFF_RESERVED_TAIL, 64),
+** are 0, unless a newer writer that this reader may read wrote them (docs/format.md, section
+** 2): FILTER_OK, or FILTER_INVALID naming the first non-zero one. */
+filter_status filter_check_reserved(const filter_view *f, int from, int to, char *why);
 
 /* Writes FILTER_INVALID's message to why (FILTER_WHY_MAX bytes) and returns FILTER_INVALID. */
 filter_status filter_invalid(char *why, const char *format, ...)

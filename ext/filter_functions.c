@@ -61,7 +61,7 @@ static uint8_t *copy_filter(sqlite3_context *ctx, const filter_view *f, filter_v
         sqlite3_result_error_nomem(ctx);
         return NULL;
     }
-    f->kind->copy(blob, f);
+    filter_copy(blob, f);
     *copy = *f;
     copy->blob = blob;
     copy->version = copy->min_reader_version = f->kind->format_version;
@@ -73,12 +73,14 @@ static void result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes) {
     sqlite3_result_blob64(ctx, blob, bytes, sqlite3_free);
 }
 
-/* bloom_add(FILTER, KEY): rule 9 (add). */
-static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
+/* bloom_add and bloom_remove: a copy of FILTER with KEY added, or removed when removing
+** (rules 9 (add) and 20 (remove)); FILTER itself for a NULL KEY. */
+static void change_filter(sqlite3_context *ctx, sqlite3_value **argv, const char *func,
+                          int removing) {
     filter_view f, copy;
     key_hash key;
-    if (sql_read_filter_arg(ctx, "bloom_add", argv[0], argv[1], &f) != SQL_FILTER_READ) {
+    uint8_t *blob;
+    if (sql_read_filter_arg(ctx, func, argv[0], argv[1], &f) != SQL_FILTER_READ) {
         return;
     }
     int read = sql_read_key(ctx, argv[1], &key);
@@ -86,11 +88,38 @@ static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_blob64(ctx, f.blob, f.bytes, SQLITE_TRANSIENT); /* a handle's too */
         return;
     }
-    uint8_t *blob;
-    if (read == SQL_KEY_HASHED && (blob = copy_filter(ctx, &f, &copy)) != NULL) {
-        f.kind->add(blob, key);
-        result_filter(ctx, blob, f.bytes);
+    if (removing && f.kind->remove_io == NULL) {
+        sql_error_cannot_remove(ctx, func, f.kind);
+        return;
     }
+    if (read != SQL_KEY_HASHED || (blob = copy_filter(ctx, &f, &copy)) == NULL) {
+        return;
+    }
+    filter_io io = filter_io_memory(blob);
+    filter_status status =
+        removing ? f.kind->remove_io(&copy, &io, key) : filter_add(f.kind, blob, key);
+    if (status == FILTER_OK) {
+        result_filter(ctx, blob, f.bytes);
+        return;
+    }
+    sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT or FILTER_FULL */
+    if (status == FILTER_ABSENT) {
+        sql_error_not_removed(ctx, func, argv[1]);
+    } else {
+        sql_error_full(ctx, func, "the key", f.kind);
+    }
+}
+
+/* bloom_add(FILTER, KEY): rule 9 (add). */
+static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    change_filter(ctx, argv, "bloom_add", 0);
+}
+
+/* bloom_remove(FILTER, KEY): rule 20 (remove). */
+static void remove_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    change_filter(ctx, argv, "bloom_remove", 1);
 }
 
 /* Checks that b can be merged into a (rule 10 (union)); sets the error of func otherwise. */
@@ -115,8 +144,12 @@ static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     uint8_t *blob = copy_filter(ctx, &a, &copy);
     if (blob != NULL) {
-        a.kind->merge(blob, &b);
-        result_filter(ctx, blob, a.bytes);
+        if (a.kind->merge(blob, &b) == FILTER_OK) {
+            result_filter(ctx, blob, a.bytes);
+        } else { /* FILTER_FULL */
+            sqlite3_free(blob);
+            sql_error_full(ctx, "bloom_union", "the union", a.kind);
+        }
     }
 }
 
@@ -147,8 +180,9 @@ static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else if (st->blob == NULL) {
         st->blob = copy_filter(ctx, &f, &st->view);
         st->failed = st->blob == NULL;
-    } else {
-        st->view.kind->merge(st->blob, &f);
+    } else if (st->view.kind->merge(st->blob, &f) != FILTER_OK) {
+        sql_error_full(ctx, "bloom_union", "the union", st->view.kind);
+        st->failed = 1;
     }
 }
 
@@ -350,6 +384,14 @@ static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *
     st->func = "bloom_build";
     st->n = n;
     st->p = p;
+    if (n == 0 && kind->counts_repeats) {
+        sql_errorf(ctx,
+                   "bloom_build: a '%s' filter counts every repeat of a key, so it cannot be "
+                   "sized at the end from the distinct keys: give n",
+                   kind->kind->name);
+        st->failed = 1;
+        return NULL;
+    }
     kind->build_plan(ctx, st, argc > RATE_ARGUMENT ? RATE_ARGUMENT : -1);
     if (n > 0 && !kind->build_size(ctx, st, n)) {
         st->failed = 1;
@@ -383,8 +425,9 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int read = ok ? sql_read_key(ctx, argv[0], &key) : SQL_KEY_NULL;
     if (read == SQL_KEY_HASHED) {
         ok = st->blob != NULL || remember_key(ctx, st, key);
-        if (ok && st->blob != NULL) {
-            st->kind->build_add(st, key);
+        if (ok && st->blob != NULL && st->kind->build_add(st, key) != FILTER_OK) {
+            sql_error_full(ctx, "bloom_build", "a key", st->kind->kind);
+            ok = 0;
         }
         st->keys += ok;
     }
@@ -405,8 +448,11 @@ static void build_final(sqlite3_context *ctx) {
         uint64_t distinct = key_set_size(&st->seen), cursor = 0;
         key_hash key;
         if (st->kind->build_size(ctx, st, distinct > 0 ? distinct : 1)) {
-            while (key_set_next(&st->seen, &cursor, &key)) {
-                st->kind->build_add(st, key);
+            while (!st->failed && key_set_next(&st->seen, &cursor, &key)) {
+                if (st->kind->build_add(st, key) != FILTER_OK) {
+                    sql_error_full(ctx, "bloom_build", "a key", st->kind->kind);
+                    st->failed = 1;
+                }
             }
         }
     }
@@ -450,28 +496,30 @@ static void empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 const sql_function filter_functions[] = {
-    {"bloom_build", 1, NULL, build_step, build_final, NULL},
-    {"bloom_build", 3, NULL, build_step, build_final, NULL},
-    {"bloom_build", 4, NULL, build_step, build_final, NULL},
+    {"bloom_build", 1, NULL, build_step, build_final, NULL, SQL_PURE},
+    {"bloom_build", 3, NULL, build_step, build_final, NULL, SQL_PURE},
+    {"bloom_build", 4, NULL, build_step, build_final, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS_AGGREGATE("bloom_build",
                                   "the forms are bloom_build(key), bloom_build(key, n, p) and "
                                   "bloom_build(key, n, p, layout); for p alone, "
                                   "bloom_build(key, NULL, p)"),
-    {"bloom_empty", 2, empty_func, NULL, NULL, NULL},
-    {"bloom_empty", 3, empty_func, NULL, NULL, NULL},
+    {"bloom_empty", 2, empty_func, NULL, NULL, NULL, SQL_PURE},
+    {"bloom_empty", 3, empty_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_empty",
                         "the forms are bloom_empty(n, p) and bloom_empty(n, p, layout)"),
-    {"bloom_might_contain", 2, might_contain_func, NULL, NULL, NULL},
+    {"bloom_might_contain", 2, might_contain_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_might_contain", "the form is bloom_might_contain(filter, key)"),
-    {"bloom_info", 1, info_func, NULL, NULL, NULL},
+    {"bloom_info", 1, info_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_info", "the form is bloom_info(filter)"),
-    {"bloom_handle", 1, handle_func, NULL, NULL, NULL},
+    {"bloom_handle", 1, handle_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_handle", "the form is bloom_handle(filter)"),
-    {"bloom_add", 2, add_func, NULL, NULL, NULL},
+    {"bloom_add", 2, add_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_add", "the form is bloom_add(filter, key)"),
-    {"bloom_union", 2, union_func, NULL, NULL, NULL},
-    {"bloom_union", 1, NULL, union_step, union_final, NULL},
+    {"bloom_remove", 2, remove_func, NULL, NULL, NULL, SQL_PURE},
+    SQL_WRONG_ARGUMENTS("bloom_remove", "the form is bloom_remove(filter, key)"),
+    {"bloom_union", 2, union_func, NULL, NULL, NULL, SQL_PURE},
+    {"bloom_union", 1, NULL, union_step, union_final, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_union", "the forms are bloom_union(a, b), a scalar, and "
                                        "bloom_union(filter), an aggregate"),
-    {NULL, 0, NULL, NULL, NULL, NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL, SQL_PURE},
 };

@@ -128,9 +128,12 @@ int sql_error_from_str(sqlite3_context *ctx, sqlite3_str *s) {
         while (length > 0 && (message[length] & 0xC0) == 0x80) {
             length--;
         }
+        message[length] = '\0';
     }
-    sqlite3_result_error(ctx, message, length);
-    sqlite3_free(message);
+    /* The result's text becomes the error's message: handed over, not copied, so that no
+    ** allocation can lose it (sqlite3_result_error's copy fails silently). */
+    sqlite3_result_text(ctx, message, length, sqlite3_free);
+    sqlite3_result_error_code(ctx, SQLITE_ERROR);
     return 1;
 }
 
@@ -228,4 +231,27 @@ void sql_wrong_arguments_final(sqlite3_context *ctx) {
     if (sqlite3_aggregate_context(ctx, 0) == NULL) {
         wrong_arguments(ctx, -1);
     }
+}
+
+void sql_error_cannot_remove(sqlite3_context *ctx, const char *func, const filter_kind *kind) {
+    sql_errorf(ctx,
+               "%s: a '%s' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to "
+               "remove keys",
+               func, kind->name);
+}
+
+void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value *key) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(s, "%s: the key ", func);
+    sql_append_value(s, key);
+    sqlite3_str_appendall(s, " is not in the filter; nothing was removed");
+    sql_error_from_str(ctx, s);
+}
+
+void sql_error_full(sqlite3_context *ctx, const char *func, const char *what,
+                    const filter_kind *kind) {
+    sql_errorf(ctx,
+               "%s: no room for %s in the '%s' filter, which holds about the n keys it was built "
+               "for, and a key at most 8 times: build it with a larger n; nothing was added",
+               func, what, kind->name);
 }

@@ -9,6 +9,13 @@
 
 #include <stddef.h>
 
+/* What a function does besides computing its result from its arguments (rule 15 (flags)). */
+enum {
+    SQL_PURE = 0,         /* nothing: deterministic and innocuous */
+    SQL_READS_TABLES = 1, /* reads tables, as the authorizer lets it: innocuous */
+    SQL_WRITES_TABLES = 2 /* writes tables: neither */
+};
+
 typedef struct sql_function {
     const char *name; /* NULL ends a table */
     int nargs;        /* -1: every other number, answered by SQL_WRONG_ARGUMENTS */
@@ -16,6 +23,7 @@ typedef struct sql_function {
     void (*step)(sqlite3_context *, int, sqlite3_value **); /* or an aggregate */
     void (*final)(sqlite3_context *);
     const char *forms; /* nargs -1: what to call instead, for the message */
+    int effects;       /* SQL_PURE, SQL_READS_TABLES or SQL_WRITES_TABLES */
 } sql_function;
 
 /* The error of a call of a function with a number of arguments it has no form for (rule 14
@@ -27,11 +35,14 @@ void sql_wrong_arguments_final(sqlite3_context *ctx);
 
 /* Table entries that answer every other number of arguments of a scalar or an aggregate. */
 #define SQL_WRONG_ARGUMENTS(name, forms)                                                           \
-    { name, -1, sql_wrong_arguments, NULL, NULL, forms }
+    { name, -1, sql_wrong_arguments, NULL, NULL, forms, SQL_PURE }
 #define SQL_WRONG_ARGUMENTS_AGGREGATE(name, forms)                                                 \
-    { name, -1, NULL, sql_wrong_arguments_step, sql_wrong_arguments_final, forms }
+    { name, -1, NULL, sql_wrong_arguments_step, sql_wrong_arguments_final, forms, SQL_PURE }
 
 /* The functions every kind answers (filter_functions.c). */
 extern const sql_function filter_functions[];
+
+/* The functions on a filter where it is stored (in_place_functions.c). */
+extern const sql_function in_place_functions[];
 
 #endif /* SQL_FUNCTION_H */

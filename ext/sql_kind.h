@@ -42,13 +42,26 @@ typedef struct sql_kind {
     /* Sizes the filter for n keys at st->p and allocates st->blob, with no key in it; 0 after
     ** setting the error (rule 13 (memory and limits)). */
     int (*build_size)(sqlite3_context *ctx, build_state *st, uint64_t n);
-    /* Adds key to st->blob. */
-    void (*build_add)(build_state *st, key_hash key);
+    /* Adds key to st->blob: FILTER_OK, or FILTER_FULL when it has no room. */
+    filter_status (*build_add)(build_state *st, key_hash key);
     /* Writes st->keys into st->blob as the keys added, before it becomes the result. */
     void (*build_finish)(build_state *st);
     /* Appends the kind's fields of bloom_info, each as ,"name":value. */
     void (*info)(sqlite3_str *json, const filter_view *f);
+    /* 1 when each repeat of a key counts (so that it can be removed as often as it was added):
+    ** then a filter sized at the end, from the distinct keys, could not hold the repeats, and
+    ** bloom_build needs N (rule 4 (sized at the end)). */
+    int counts_repeats;
 } sql_kind;
+
+/*
+** Allocates st->blob, zeroed, of bytes_needed bytes for a filter for n keys (sizing said
+** fits: whether the core could size it at all) and sets st->bytes; 0 after setting the error:
+** TOOBIG, naming n, p and the bytes, when it does not fit or is over SQLITE_LIMIT_LENGTH
+** (rule 13 (memory and limits)), or NOMEM.
+*/
+int sql_kind_allocate(sqlite3_context *ctx, build_state *st, uint64_t n, double bytes_needed,
+                      int fits);
 
 /* The SQL side of a kind of the kind table. */
 const sql_kind *sql_kind_of(const filter_kind *kind);

@@ -45,9 +45,10 @@
 static const struct {
     const char *name;
     int code;
-} result_codes[] = {{"ERROR", SQLITE_ERROR}, {"TOOBIG", SQLITE_TOOBIG},
-                    {"NOMEM", SQLITE_NOMEM}, {"CONSTRAINT", SQLITE_CONSTRAINT},
-                    {"RANGE", SQLITE_RANGE}, {"MISMATCH", SQLITE_MISMATCH}};
+} result_codes[] = {{"ERROR", SQLITE_ERROR},      {"TOOBIG", SQLITE_TOOBIG},
+                    {"NOMEM", SQLITE_NOMEM},      {"CONSTRAINT", SQLITE_CONSTRAINT},
+                    {"RANGE", SQLITE_RANGE},      {"MISMATCH", SQLITE_MISMATCH},
+                    {"READONLY", SQLITE_READONLY}};
 
 enum { MAX_PARAMS = 8 };
 

@@ -6,7 +6,7 @@
 ** Pins the exact list of functions the extension registers and their flags,
 ** bloom_version(), loading twice while a statement runs, the failure path of
 ** registration, loading by a path
-** without its suffix, and the golden filters of both layouts, built in UTF-8,
+** without its suffix, and the golden filters of every kind, built in UTF-8,
 ** UTF-16le and UTF-16be databases and compared byte for byte with the
 ** committed fixtures.
 */
@@ -150,10 +150,13 @@ static void test_registered_functions(const char *extension) {
         line = end + 1;
     }
     char *added_lines = sqlite3_str_finish(added);
-    /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000). */
+    /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000); the in-place
+    ** writers neither (0), the in-place probe SQLITE_INNOCUOUS only (rule 15 (flags)). */
     /* -1: every other number of arguments, whose error lists the forms. */
     CHECK_STR(added_lines, "bloom_add|s|utf8|-1|2099200\n"
                            "bloom_add|s|utf8|2|2099200\n"
+                           "bloom_add_in_place|s|utf8|-1|2099200\n"
+                           "bloom_add_in_place|s|utf8|4|0\n"
                            "bloom_build|a|utf8|-1|2099200\n"
                            "bloom_build|a|utf8|1|2099200\n"
                            "bloom_build|a|utf8|3|2099200\n"
@@ -167,6 +170,12 @@ static void test_registered_functions(const char *extension) {
                            "bloom_info|s|utf8|1|2099200\n"
                            "bloom_might_contain|s|utf8|-1|2099200\n"
                            "bloom_might_contain|s|utf8|2|2099200\n"
+                           "bloom_might_contain_in_place|s|utf8|-1|2099200\n"
+                           "bloom_might_contain_in_place|s|utf8|4|2097152\n"
+                           "bloom_remove|s|utf8|-1|2099200\n"
+                           "bloom_remove|s|utf8|2|2099200\n"
+                           "bloom_remove_in_place|s|utf8|-1|2099200\n"
+                           "bloom_remove_in_place|s|utf8|4|0\n"
                            "bloom_union|s|utf8|-1|2099200\n"
                            "bloom_union|a|utf8|1|2099200\n"
                            "bloom_union|s|utf8|2|2099200\n"
@@ -254,15 +263,25 @@ static void test_registration_failure(const char *extension) {
     sqlite3_close(db);
 }
 
-/* The golden filters are the same bytes in every database encoding, and their keys probe 1. */
+/* The golden filters, one for each kind, are the same bytes in every database encoding, and
+** their keys probe 1; those of a kind that removes keys come back to the empty filter once
+** each key is removed as often as it was added. */
 static void test_golden(const char *extension, const char *golden_dir) {
     static const char *encodings[] = {NULL, "UTF-16le", "UTF-16be"};
     static const struct {
         const char *file, *build;
         size_t bytes;
+        const char *empty; /* the empty filter, for a kind that removes keys */
     } fixtures[] = {
-        {"standard_v1.hex", "SELECT bloom_build(k, 20, 0.01) FROM keys", 88},
-        {"blocked_v1.hex", "SELECT bloom_build(k, 20, 0.01, 'blocked') FROM keys", 128},
+        {"standard_v1.hex", "SELECT bloom_build(k, 20, 0.01) FROM keys", 88, NULL},
+        {"blocked_v1.hex", "SELECT bloom_build(k, 20, 0.01, 'blocked') FROM keys", 128, NULL},
+        {"counting_v2.hex", "SELECT bloom_build(k, 20, 0.01, 'counting') FROM keys", 160,
+         "bloom_empty(20, 0.01, 'counting')"},
+        /* A cuckoo filter's bytes depend on the order of the adds: the rows in the README's
+        ** order, which is their rowid order. */
+        {"cuckoo_v2.hex",
+         "SELECT bloom_build(k, 20, 0.01, 'cuckoo') FROM (SELECT k FROM keys ORDER BY rowid)", 114,
+         "bloom_empty(20, 0.01, 'cuckoo')"},
     };
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         uint8_t golden[256];
@@ -295,6 +314,26 @@ static void test_golden(const char *extension, const char *golden_dir) {
             CHECK_U64(sqlite3_column_int(stmt, 0), 19);
             CHECK_U64(sqlite3_column_int(stmt, 1), 19);
             sqlite3_finalize(stmt);
+
+            /* Every row removed from the committed fixture, in order (the NULL row leaves it
+            ** as it is, 42 goes twice): the empty filter. */
+            if (fixtures[f].empty != NULL) {
+                char *sql = sqlite3_mprintf(
+                    "WITH RECURSIVE r(i, f) AS (SELECT 0, ?1 UNION ALL "
+                    "SELECT i + 1, bloom_remove(f, (SELECT k FROM keys WHERE rowid = i + 1)) "
+                    "FROM r WHERE i < (SELECT max(rowid) FROM keys)) "
+                    "SELECT count(*), f IS %s FROM (SELECT f FROM r ORDER BY i DESC LIMIT 1)",
+                    fixtures[f].empty);
+                CHECK(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK);
+                sqlite3_bind_blob(stmt, 1, golden, (int)golden_len, SQLITE_STATIC);
+                if (!CHECK(sqlite3_step(stmt) == SQLITE_ROW)) {
+                    fprintf(stderr, "    %s\n", sqlite3_errmsg(db));
+                }
+                CHECK_U64(sqlite3_column_int(stmt, 0), 1);
+                CHECK_U64(sqlite3_column_int(stmt, 1), 1);
+                sqlite3_finalize(stmt);
+                sqlite3_free(sql);
+            }
             sqlite3_close(db);
         }
     }

@@ -7,7 +7,7 @@
 **
 ** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [TABLE...]
 **
-** TABLE is any of: core probe build exact forms scale (default: all). --quick
+** TABLE is any of: core probe build exact forms scale live (default: all). --quick
 ** shrinks the data (no 100M or 10M keys, fewer runs) to check that
 ** everything runs. DIR (default .) receives the database files the exact
 ** lookups need.
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 typedef struct bench {
@@ -31,6 +32,7 @@ typedef struct bench {
     int runs;  /* times each case is measured */
     int quick; /* small data, to check the program */
     const char *dir;
+    const char *extension; /* the path of bloom.so */
 } bench;
 
 /* A query to time: SQL text and an optional BLOB bound to ?1. */
@@ -543,6 +545,333 @@ static void table_scale(bench *b) {
     printf("\nprobe ns/row includes the recursive CTE that generates the keys.\n");
 }
 
+/* 7. Filters kept up to date where they are stored (ext/in_place_functions.c): a trigger that
+** adds each new row's key in place, against no trigger and against rewriting the BLOB; the
+** in-place probe against a bound filter; and what the counting kind costs a row. */
+
+/* A connection to the file database path in WAL mode, synchronous=NORMAL, without automatic
+** checkpoints, with the extension loaded. */
+static sqlite3 *open_live(bench *b, const char *path) {
+    sqlite3 *db = NULL;
+    char *err = NULL;
+    if (sqlite3_open(path, &db) != SQLITE_OK ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL) != SQLITE_OK ||
+        sqlite3_load_extension(db, b->extension, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "bloom_bench: cannot open %s: %s\n", path, err ? err : sqlite3_errmsg(db));
+        exit(2);
+    }
+    return db;
+}
+
+/* Bytes of the file path, 0 when there is none. */
+static long long file_bytes(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* Moves the WAL into the database and truncates it to 0 bytes. */
+static void truncate_wal(bench *lb, const char *wal) {
+    if (fetch_int(lb, "PRAGMA wal_checkpoint(TRUNCATE)") != 0 || file_bytes(wal) != 0) {
+        die(lb, "the WAL checkpoint was blocked");
+    }
+}
+
+/* The median of n doubles, sorted in place. */
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof(double), compare_doubles);
+    return v[n / 2];
+}
+
+enum { LIVE_RUNS_MAX = 16, INSERT_CASES = 4, PROBE_CASES = 5 };
+
+/* 7a. Committed inserts into users(name), one a transaction, with the filter of row 1 kept up
+** to date by a trigger or not. */
+static void live_inserts(bench *lb, const char *wal) {
+    static const char *const kinds[] = {"standard", "blocked", "counting", "cuckoo"};
+    static const char *const labels[INSERT_CASES] = {
+        "no trigger", "in place: `SELECT bloom_add_in_place('filters', 'filter', 1, NEW.name)`",
+        "rewrite: `UPDATE filters SET filter = bloom_add(filter, NEW.name) WHERE id = 1`",
+        "in place, with a page cache of 64 MB (`PRAGMA cache_size=-65536`)"};
+    static const char *const triggers[INSERT_CASES] = {
+        "",
+        "CREATE TRIGGER users_filter AFTER INSERT ON users BEGIN SELECT "
+        "bloom_add_in_place('filters', 'filter', 1, NEW.name); END;",
+        "CREATE TRIGGER users_filter AFTER INSERT ON users BEGIN UPDATE filters SET filter = "
+        "bloom_add(filter, NEW.name) WHERE id = 1; END;",
+        "CREATE TRIGGER users_filter AFTER INSERT ON users BEGIN SELECT "
+        "bloom_add_in_place('filters', 'filter', 1, NEW.name); END;"};
+    const sqlite3_int64 n = lb->quick ? 10000 : 1000000;
+    const int counts[INSERT_CASES] = {lb->quick ? 200 : 2000, lb->quick ? 200 : 2000,
+                                      lb->quick ? 20 : 100, lb->quick ? 200 : 2000};
+    const int runs = lb->runs < LIVE_RUNS_MAX ? lb->runs : LIVE_RUNS_MAX;
+    const sqlite3_int64 page_size = fetch_int(lb, "PRAGMA page_size");
+    sqlite3_int64 name = 0;
+    printf("\n### 7a. Committed inserts, with the filter kept up to date\n\n");
+    printf("A file database in WAL mode, `PRAGMA synchronous=NORMAL` (no sync at commit), "
+           "SQLite's default page cache (2 MB) but in the last case; `INSERT INTO users(name) "
+           "VALUES (?1)` prepared "
+           "once, run in autocommit (one transaction an insert) with new names 'user-N'. The "
+           "filter: row 1 of `filters(id INTEGER PRIMARY KEY, filter BLOB)`, built for n = %lld "
+           "at p = 0.01 holding %lld integer keys. Before each case the table is emptied and "
+           "the WAL truncated (`PRAGMA wal_checkpoint(TRUNCATE)`); `PRAGMA "
+           "wal_autocheckpoint=0` throughout, so the WAL's growth is what the inserts wrote: "
+           "pages = (WAL bytes - 32) / (%lld + 24). Median of %d runs, in turns. (The cuckoo "
+           "filter, which refuses keys past its capacity, is built for 1.1 n, so that the "
+           "inserts find room.)\n\n",
+           (long long)n, (long long)n, (long long)page_size, runs);
+    printf("| kind | filter bytes | trigger | inserts a run | µs/insert | ratio to no trigger | "
+           "WAL bytes/insert | pages written/insert |\n|---|---|---|---|---|---|---|---|\n");
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        char *cte = series(n);
+        sqlite3_int64 capacity = strcmp(kinds[k], "cuckoo") == 0 ? n + n / 10 : n;
+        char *build = format("DROP TRIGGER IF EXISTS users_filter; DELETE FROM filters; %s "
+                             "INSERT INTO filters(id, filter) SELECT 1, bloom_build(i, %lld, "
+                             "0.01, '%s') FROM s;",
+                             cte, (long long)capacity, kinds[k]);
+        exec(lb, build);
+        sqlite3_free(cte);
+        sqlite3_free(build);
+        sqlite3_int64 bytes = fetch_int(lb, "SELECT length(filter) FROM filters WHERE id = 1");
+        double seconds[INSERT_CASES][LIVE_RUNS_MAX], pages[INSERT_CASES][LIVE_RUNS_MAX];
+        for (int r = 0; r < runs; r++) {
+            for (int c = 0; c < INSERT_CASES; c++) {
+                char *setup = format("DROP TRIGGER IF EXISTS users_filter; DELETE FROM users; "
+                                     "PRAGMA cache_size=%d; %s",
+                                     c == 3 ? -65536 : -2000, triggers[c]);
+                exec(lb, setup);
+                sqlite3_free(setup);
+                truncate_wal(lb, wal);
+                sqlite3_stmt *insert = NULL;
+                if (sqlite3_prepare_v2(lb->db, "INSERT INTO users(name) VALUES (?1)", -1, &insert,
+                                       NULL) != SQLITE_OK) {
+                    die(lb, "INSERT INTO users");
+                }
+                double start = now();
+                for (int i = 0; i < counts[c]; i++) {
+                    char text[32];
+                    int len = snprintf(text, sizeof text, "user-%lld", (long long)++name);
+                    sqlite3_bind_text(insert, 1, text, len, SQLITE_STATIC);
+                    if (sqlite3_step(insert) != SQLITE_DONE) {
+                        die(lb, labels[c]);
+                    }
+                    sqlite3_reset(insert);
+                }
+                seconds[c][r] = (now() - start) / counts[c];
+                sqlite3_finalize(insert);
+                long long wal_bytes = file_bytes(wal);
+                pages[c][r] = wal_bytes > 32
+                                  ? (double)((wal_bytes - 32) / (page_size + 24)) / counts[c]
+                                  : 0.0;
+            }
+        }
+        double floor = median(seconds[0], runs);
+        for (int c = 0; c < INSERT_CASES; c++) {
+            double s = median(seconds[c], runs), p = median(pages[c], runs);
+            printf("| %s | %lld | %s | %d | %.1f | %.1f | %.0f | %.2f |\n", kinds[k],
+                   (long long)bytes, labels[c], counts[c], s * 1e6, s / floor,
+                   p * (double)(page_size + 24), p);
+            fflush(stdout);
+        }
+    }
+    exec(lb, "DROP TRIGGER IF EXISTS users_filter; DELETE FROM users; DELETE FROM filters; "
+             "PRAGMA cache_size=-2000;");
+    truncate_wal(lb, wal);
+}
+
+/* 7b. One probe a statement: the filter read in place against the filter bound. */
+static void live_probes(bench *lb, const char *wal) {
+    static const sqlite3_int64 sizes[] = {1000000, 10000000, 100000000};
+    static const sqlite3_int64 quick_sizes[] = {10000, 100000};
+    static const char *const sql[PROBE_CASES] = {
+        "SELECT bloom_might_contain_in_place('filters', 'filter', 2, ?1)",
+        "SELECT bloom_might_contain(?2, ?1)", "SELECT bloom_might_contain(?2, ?1)",
+        "SELECT bloom_might_contain(filter, ?1) FROM filters WHERE id = 2",
+        "SELECT bloom_might_contain_in_place('filters', 'filter', 2, ?1)"};
+    const int size_count = lb->quick ? 2 : 3;
+    const int runs = lb->runs < LIVE_RUNS_MAX ? lb->runs : LIVE_RUNS_MAX;
+    printf("\n### 7b. One probe a statement\n\n");
+    printf("Standard filters at p = 0.01 in row 2 of `filters`, in the WAL-mode file database "
+           "(checkpointed), SQLite's default page cache (2 MB). Probes one statement each "
+           "(`sqlite3_prepare_v2`, bind, step, finalize), half of them keys in the filter: "
+           "`SELECT bloom_might_contain_in_place('filters', 'filter', 2, ?1)` against `SELECT "
+           "bloom_might_contain(?2, ?1)` with the filter, held by the program, bound to ?2 "
+           "(SQLITE_STATIC: no copy; SQLITE_TRANSIENT: SQLite copies it), against `SELECT "
+           "bloom_might_contain(filter, ?1) FROM filters WHERE id = 2`, and in place again with "
+           "a page cache twice the filter's size (`PRAGMA cache_size`). Median of %d runs, in "
+           "turns. 100M keys only when its build (and storing it) takes under 2 minutes, and "
+           "then 100 probes a run, since a probe in place of it takes milliseconds.\n\n",
+           runs);
+    printf("| keys in the filter | filter bytes | build and store s | probes a run | in place "
+           "µs/probe | bound STATIC "
+           "µs/probe | bound TRANSIENT µs/probe | read from the table µs/probe | in place, page "
+           "cache holding the filter µs/probe | TRANSIENT / in place | in place / STATIC "
+           "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int s = 0; s < size_count; s++) {
+        sqlite3_int64 n = lb->quick ? quick_sizes[s] : sizes[s];
+        int probes = lb->quick ? 1000 : n > 10000000 ? 100 : 10000;
+        char *cte = series(n);
+        char *build = format("DELETE FROM filters; %s INSERT INTO filters(id, filter) SELECT 2, "
+                             "bloom_build(i, %lld, 0.01) FROM s;",
+                             cte, (long long)n);
+        double start = now();
+        exec(lb, build);
+        truncate_wal(lb, wal);
+        double build_seconds = now() - start;
+        sqlite3_free(cte);
+        sqlite3_free(build);
+        if (build_seconds > 120.0) {
+            printf("| %lld | - | %.0f | - | skipped: the build and store took over 2 minutes | | "
+                   "| | | | |\n",
+                   (long long)n, build_seconds);
+            exec(lb, "DELETE FROM filters");
+            truncate_wal(lb, wal);
+            continue;
+        }
+        int bytes;
+        void *filter = fetch_blob(lb, "SELECT filter FROM filters WHERE id = 2", &bytes);
+        double times[PROBE_CASES][LIVE_RUNS_MAX];
+        sqlite3_int64 hits[PROBE_CASES] = {0};
+        for (int r = 0; r < runs; r++) {
+            for (int c = 0; c < PROBE_CASES; c++) {
+                char *cache = format("PRAGMA cache_size=%lld",
+                                     c == 4 ? -2 * ((long long)bytes / 1024 + 1) : -2000LL);
+                exec(lb, cache);
+                sqlite3_free(cache);
+                hits[c] = 0;
+                double begin = now();
+                for (int j = 1; j <= probes; j++) {
+                    sqlite3_stmt *stmt = NULL;
+                    if (sqlite3_prepare_v2(lb->db, sql[c], -1, &stmt, NULL) != SQLITE_OK) {
+                        die(lb, sql[c]);
+                    }
+                    sqlite3_bind_int64(stmt, 1, j % 2 ? j : -j); /* odd keys are in it */
+                    if (c == 1 || c == 2) {
+                        sqlite3_bind_blob(stmt, 2, filter, bytes,
+                                          c == 1 ? SQLITE_STATIC : SQLITE_TRANSIENT);
+                    }
+                    if (sqlite3_step(stmt) != SQLITE_ROW) {
+                        die(lb, sql[c]);
+                    }
+                    hits[c] += sqlite3_column_int(stmt, 0);
+                    sqlite3_finalize(stmt);
+                }
+                times[c][r] = (now() - begin) / probes;
+            }
+        }
+        for (int c = 1; c < PROBE_CASES; c++) {
+            if (hits[c] != hits[0]) {
+                die(lb, "the probes disagree");
+            }
+        }
+        double m[PROBE_CASES];
+        for (int c = 0; c < PROBE_CASES; c++) {
+            m[c] = median(times[c], runs);
+        }
+        printf("| %lld | %d | %.1f | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f |\n",
+               (long long)n, bytes, build_seconds, probes, m[0] * 1e6, m[1] * 1e6, m[2] * 1e6,
+               m[3] * 1e6, m[4] * 1e6, m[2] / m[0], m[0] / m[1]);
+        fflush(stdout);
+        free(filter);
+        exec(lb, "DELETE FROM filters; PRAGMA cache_size=-2000;");
+        truncate_wal(lb, wal);
+    }
+}
+
+/* 7c. What the counting kind costs a row, in one statement over the keys table. */
+static void live_counting(bench *b) {
+    const int rows = b->quick ? 100000 : 1000000, copies = b->quick ? 100 : 1000;
+    int standard_bytes, counting_bytes, cuckoo_bytes;
+    double build_seconds;
+    void *standard = build_filter(b, 1000000, "standard", &standard_bytes, &build_seconds);
+    void *counting = build_filter(b, 1000000, "counting", &counting_bytes, &build_seconds);
+    /* The cuckoo filter built for 1.1M keys, so that the adds find room. */
+    char *cte = series(1000000);
+    char *cuckoo_sql = format("%s SELECT bloom_build(i, 1100000, 0.01, 'cuckoo') FROM s", cte);
+    void *cuckoo = fetch_blob(b, cuckoo_sql, &cuckoo_bytes);
+    sqlite3_free(cte);
+    sqlite3_free(cuckoo_sql);
+    query probe[] = {
+        {"noop", format("SELECT sum(noop(?1, x)) FROM keys WHERE rowid <= %d", rows), standard,
+         standard_bytes},
+        {"standard",
+         format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows),
+         standard, standard_bytes},
+        {"counting",
+         format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows),
+         counting, counting_bytes},
+        {"cuckoo",
+         format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows), cuckoo,
+         cuckoo_bytes},
+    };
+    query change[] = {
+        {"noop", format("SELECT count(noop(?1, x)) FROM keys WHERE rowid <= %d", copies), standard,
+         standard_bytes},
+        {"add standard",
+         format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies), standard,
+         standard_bytes},
+        {"add counting",
+         format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies), counting,
+         counting_bytes},
+        {"remove counting",
+         format("SELECT count(bloom_remove(?1, x)) FROM keys WHERE rowid <= %d", copies), counting,
+         counting_bytes},
+        {"add cuckoo", format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies),
+         cuckoo, cuckoo_bytes},
+        {"remove cuckoo",
+         format("SELECT count(bloom_remove(?1, x)) FROM keys WHERE rowid <= %d", copies), cuckoo,
+         cuckoo_bytes},
+    };
+    enum { PROBES = sizeof probe / sizeof probe[0], CHANGES = sizeof change / sizeof change[0] };
+    double p[PROBES], c[CHANGES];
+    time_in_turns(b, probe, PROBES, p);
+    time_in_turns(b, change, CHANGES, c);
+    printf("\n### 7c. What the kinds that remove cost\n\n");
+    printf("One statement over the rows of `keys` (keys 1 to 1M), the filter bound to ?1: 1M "
+           "keys at p = 0.01, standard (%d bytes), counting (%d bytes, 4-bit counters) and "
+           "cuckoo (%d bytes, built for 1.1M keys so that adds find room). bloom_add and "
+           "bloom_remove return a new filter, a copy of the bound one, for every row: %d rows "
+           "for them. noop(?1, x) is SQLite's cost of calling a function. Median of %d runs, in "
+           "turns.\n\n",
+           standard_bytes, counting_bytes, cuckoo_bytes, copies, b->runs);
+    printf("| operation | rows | noop ns/row | standard ns/row | counting ns/row | cuckoo ns/row "
+           "|\n|---|---|---|---|---|---|\n");
+    printf("| `bloom_might_contain(?1, x)` | %d | %.1f | %.1f | %.1f | %.1f |\n", rows,
+           p[0] * 1e9 / rows, p[1] * 1e9 / rows, p[2] * 1e9 / rows, p[3] * 1e9 / rows);
+    printf("| `bloom_add(?1, x)` | %d | %.1f | %.0f | %.0f | %.0f |\n", copies, c[0] * 1e9 / copies,
+           c[1] * 1e9 / copies, c[2] * 1e9 / copies, c[4] * 1e9 / copies);
+    printf("| `bloom_remove(?1, x)` | %d | %.1f | - (cannot remove) | %.0f | %.0f |\n", copies,
+           c[0] * 1e9 / copies, c[3] * 1e9 / copies, c[5] * 1e9 / copies);
+    for (int i = 0; i < PROBES; i++) {
+        sqlite3_free(probe[i].sql);
+    }
+    for (int i = 0; i < CHANGES; i++) {
+        sqlite3_free(change[i].sql);
+    }
+    free(standard);
+    free(counting);
+    free(cuckoo);
+}
+
+static void table_live(bench *b) {
+    char *path = format("%s/bench_live.db", b->dir);
+    char *wal = format("%s-wal", path);
+    remove(path);
+    remove(wal);
+    bench lb = *b;
+    lb.db = open_live(b, path);
+    exec(&lb, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;"
+              "CREATE TABLE users(name TEXT);"
+              "CREATE TABLE filters(id INTEGER PRIMARY KEY, filter BLOB);");
+    live_inserts(&lb, wal);
+    live_probes(&lb, wal);
+    sqlite3_close(lb.db);
+    remove(path);
+    remove(wal);
+    sqlite3_free(path);
+    sqlite3_free(wal);
+    live_counting(b);
+}
+
 /* Whether name is among the tables asked for (all when none is). */
 static int wanted(int argc, char **argv, int first, const char *name) {
     if (first >= argc) {
@@ -557,12 +886,13 @@ static int wanted(int argc, char **argv, int first, const char *name) {
 }
 
 int main(int argc, char **argv) {
-    bench b = {NULL, 5, 0, "."};
+    bench b = {NULL, 5, 0, ".", NULL};
     char *err = NULL;
     int arg = 2;
     if (argc < 2) {
         fprintf(stderr,
-                "usage: %s EXTENSION [--quick] [--dir DIR] [probe build exact forms scale]\n",
+                "usage: %s EXTENSION [--quick] [--dir DIR] [core probe build exact forms scale "
+                "live]\n",
                 argv[0]);
         return 2;
     }
@@ -577,6 +907,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    b.extension = argv[1];
     char *path = format("%s/bench_main.db", b.dir);
     remove(path);
     if (sqlite3_open(path, &b.db) != SQLITE_OK ||
@@ -609,7 +940,8 @@ int main(int argc, char **argv) {
         const char *name;
         void (*print)(bench *);
     } tables[] = {{"core", table_core},   {"probe", table_probe}, {"build", table_build},
-                  {"exact", table_exact}, {"forms", table_forms}, {"scale", table_scale}};
+                  {"exact", table_exact}, {"forms", table_forms}, {"scale", table_scale},
+                  {"live", table_live}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (wanted(argc, argv, arg, tables[i].name)) {
             tables[i].print(&b);

@@ -41,10 +41,17 @@ void fuzz_db_bind_blob(sqlite3_stmt *stmt, int index, const uint8_t *bytes, size
 ** SQLITE_MISUSE, SQLITE_INTERNAL...). */
 int fuzz_db_step(sqlite3_stmt *stmt);
 
+/* fuzz_db_step for a statement that calls the in-place functions, which may also return
+** SQLITE_AUTH (the authorizer denies) and SQLITE_READONLY (a read-only database). */
+int fuzz_db_step_in_place(sqlite3_stmt *stmt);
+
 /* Resets stmt after its last step returned last_step; aborts if the reset disagrees. */
 void fuzz_db_reset(sqlite3_stmt *stmt, int last_step);
 
 /* Steps stmt to the end and resets it. Returns SQLITE_DONE or the error, as fuzz_db_step. */
 int fuzz_db_run(sqlite3_stmt *stmt);
+
+/* fuzz_db_run with fuzz_db_step_in_place. */
+int fuzz_db_run_in_place(sqlite3_stmt *stmt);
 
 #endif /* BLOOM_FUZZ_DB_H */

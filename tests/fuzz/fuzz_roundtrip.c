@@ -7,19 +7,32 @@
 **  - every non-NULL key probes 1, an INTEGER key also as the equal REAL, an integral REAL
 **    key also as the equal INTEGER (docs/format.md, "Keys");
 **  - with n given, the filter is byte for byte the union of filters built over groups of the
-**    rows, and the empty filter with each key added in turn by bloom_add;
+**    rows, and the empty filter with each key added in turn by bloom_add; with n NULL, the
+**    filter built with n the d distinct keys it holds (rule 4 (sized at the end));
+**  - a counting or cuckoo filter: removing each key in turn by bloom_remove succeeds, the keys
+**    not yet removed still probe 1, and at the end (for a counting filter, unless a counter
+**    saturated) every counter or slot and the count of keys are 0 (the rest of the header
+**    unchanged); with n NULL, an error (rule 4 (sized at the end));
+**  - a cuckoo filter (rule 21 (cuckoo)): its bytes depend on the order of the adds, so the
+**    union of the groups need only answer like it: the same header and slots in use, every key
+**    probing 1. A cuckoo filter may have no room: then bloom_build fails with the error "no
+**    room", and so does one of the adds to the empty filter key by key; the union, and the
+**    adds to a corrupted filter, may fail so too;
 **  - the filter with bits flipped, truncated or extended (by other input bytes) gives every
-**    reading function an error or an answer, never a crash; when only the bit array changed,
-**    an answer.
+**    reading function, and the in-place functions on it stored in a table, an error or an
+**    answer, never a crash; when only the body changed, an answer (but from the removes, and
+**    "no room" from the adds to a cuckoo filter).
 **
 ** Input (see fuzz_input.h for values):
-**   1 byte   configuration: modulo 3, the text encoding; divided by 4, modulo 4, the call:
-**            bloom_build(k), (k, n, p), (k, n, p, 'standard'), (k, n, p, 'blocked');
-**            bit 4: n bound as an integral REAL
+**   1 byte   configuration: modulo 3, the text encoding; divided by 4, modulo 6, the call:
+**            bloom_build(k), (k, n, p), (k, n, p, 'standard'), (k, n, p, 'blocked'),
+**            (k, n, p, 'counting'), (k, n, p, 'cuckoo'); bit 7: n bound as an integral REAL
 **   2 bytes  n: 0 is NULL (sized for the distinct keys), others 1 + (n - 1) % 4096
-**   2 bytes  p: 0.5 * 10^(-18.5 * p / 65535), from 0.5 down to 1.6e-19 (k <= 64); for the
-**            blocked layout 0.5 * 10^(-5.7 * p / 65535), down to 1e-6: its sizing takes 3 ms
-**            there but 0.4 s at 1e-19, paid by each build here (fuzz_sql goes down there)
+**   2 bytes  p: 0.5 * 10^(-18.5 * p / 65535), from 0.5 down to 1.6e-19 (k <= 64: the standard
+**            and counting layouts); for the blocked layout 0.5 * 10^(-5.7 * p / 65535), down
+**            to 1e-6: its sizing takes 3 ms there but 0.4 s at 1e-19, paid by each build here
+**            (fuzz_sql goes down there); for the cuckoo layout 0.5 * 10^(-8.4 * p / 65535),
+**            down to 2e-9 (fingerprints of at most 32 bits)
 **   1 byte   modulo 4, plus 1: the number of groups of the union
 **   1 byte   modulo 65: the number of keys, then each key as a value
 **   1 byte   modulo 9: the number of corruptions, then each: 1 byte modulo 3, the kind;
@@ -27,6 +40,7 @@
 **            1: truncate, 2 bytes new length (modulo the length); 2: append, 1 byte
 */
 #include "bloom_core.h"
+#include "cuckoo_core.h"
 #include "fuzz_db.h"
 
 #include <math.h>
@@ -38,14 +52,30 @@ enum { MAX_KEYS = 64, MAX_CORRUPTIONS = 8, MAX_CAPACITY = 4096, MAX_GROUPS = 4 }
 /* SQLITE_LIMIT_LENGTH: above any filter of MAX_CAPACITY keys at a rate of 1.6e-19. */
 enum { MAX_FILTER_BYTES = 1 << 20 };
 
+/* Offsets of n and of the count of keys in the header of every kind. */
+enum { N_OFFSET = 24, KEYS_OFFSET = 40 };
+
 /* The kinds of corruption. */
 enum { FLIP, TRUNCATE, APPEND, CORRUPTION_KINDS };
 
 /* The parameters of bloom_build, bound as ?1 n, ?2 p, ?3 layout, and ?4 the groups. */
 enum { PARAMETER_N, PARAMETER_P, PARAMETER_LAYOUT, PARAMETER_GROUPS, PARAMETERS };
 
-/* The arguments after the key of the four calls of bloom_build. */
-static const char *const build_arguments[4] = {"", ", ?1, ?2", ", ?1, ?2, ?3", ", ?1, ?2, ?3"};
+/* The calls of bloom_build: the arguments after the key, and the layout bound as ?3. */
+enum { CALL_KEY_ONLY, CALL_N_P, CALL_STANDARD, CALL_BLOCKED, CALL_COUNTING, CALL_CUCKOO, CALLS };
+static const char *const build_arguments[CALLS] = {
+    "", ", ?1, ?2", ", ?1, ?2, ?3", ", ?1, ?2, ?3", ", ?1, ?2, ?3", ", ?1, ?2, ?3"};
+static const char *const layouts[CALLS] = {"standard", "standard", "standard",
+                                           "blocked",  "counting", "cuckoo"};
+
+/* The decades of p below 0.5 that the input reaches, by call: the blocked and cuckoo layouts
+** stop above their limits (see the opening comment). */
+static double rate_decades(int call) {
+    return call == CALL_BLOCKED ? 5.7 : call == CALL_CUCKOO ? 8.4 : 18.5;
+}
+
+/* The configuration bit that binds n as an integral REAL. */
+enum { N_AS_REAL = 128 };
 
 /* A text fuzz value of the NUL-terminated text. */
 static fuzz_value text_value(const char *text) {
@@ -56,19 +86,19 @@ static fuzz_value text_value(const char *text) {
 /* Reads the configuration and the parameters of bloom_build into parameters; returns the
 ** index of the call in build_arguments. */
 static int take_parameters(fuzz_input *in, uint8_t configuration, fuzz_value *parameters) {
-    int call = (configuration / 4) % 4;
+    int call = (configuration / 4) % CALLS;
     uint16_t n = fuzz_take_u16(in), p = fuzz_take_u16(in);
     fuzz_value null = {FUZZ_NULL, 0, 0.0, NULL, 0};
     parameters[PARAMETER_N] = null;
     if (n != 0) {
-        parameters[PARAMETER_N].tag = configuration & 16 ? FUZZ_INTEGRAL_REAL : FUZZ_INTEGER;
+        parameters[PARAMETER_N].tag = configuration & N_AS_REAL ? FUZZ_INTEGRAL_REAL : FUZZ_INTEGER;
         parameters[PARAMETER_N].integer = 1 + (n - 1) % MAX_CAPACITY;
         parameters[PARAMETER_N].real = (double)parameters[PARAMETER_N].integer;
     }
     parameters[PARAMETER_P] = null;
     parameters[PARAMETER_P].tag = FUZZ_REAL;
-    parameters[PARAMETER_P].real = 0.5 * pow(10.0, -(call == 3 ? 5.7 : 18.5) * p / 65535.0);
-    parameters[PARAMETER_LAYOUT] = text_value(call == 3 ? "blocked" : "standard");
+    parameters[PARAMETER_P].real = 0.5 * pow(10.0, -rate_decades(call) * p / 65535.0);
+    parameters[PARAMETER_LAYOUT] = text_value(layouts[call]);
     parameters[PARAMETER_GROUPS] = null;
     parameters[PARAMETER_GROUPS].tag = FUZZ_INTEGER;
     parameters[PARAMETER_GROUPS].integer = 1 + fuzz_take_u8(in) % MAX_GROUPS;
@@ -97,14 +127,28 @@ static void bind_parameters(sqlite3_stmt *stmt, const fuzz_value *parameters) {
     }
 }
 
+/* Whether the error of db is a cuckoo filter's "no room" (rule 21 (cuckoo)). */
+static int no_room(sqlite3 *db) {
+    return strstr(sqlite3_errmsg(db), ": no room for ") != NULL;
+}
+
 /* Runs sql, a query of one row and one column, with parameters bound; returns a copy of the
-** BLOB it gives (NULL for NULL) and sets *size. Aborts on an error or any other result. */
-static uint8_t *query_blob(sqlite3 *db, const char *sql, const fuzz_value *parameters,
-                           size_t *size) {
+** BLOB it gives (NULL for NULL) and sets *size. Aborts on an error or any other result, but
+** for the error "no room" when full is not NULL: then returns NULL with *full set. */
+static uint8_t *query_blob(sqlite3 *db, const char *sql, const fuzz_value *parameters, size_t *size,
+                           int *full) {
     sqlite3_stmt *stmt = fuzz_db_prepare(db, sql);
     uint8_t *blob = NULL;
     bind_parameters(stmt, parameters);
-    if (fuzz_db_step(stmt) != SQLITE_ROW) {
+    int rc = fuzz_db_step(stmt);
+    if (rc == SQLITE_ERROR && full != NULL && no_room(db)) {
+        *full = 1;
+        *size = 0;
+        fuzz_db_reset(stmt, rc);
+        fuzz_db_finalize(stmt);
+        return NULL;
+    }
+    if (rc != SQLITE_ROW) {
         fuzz_fail("%s: %s", sql, sqlite3_errmsg(db));
     }
     *size = (size_t)sqlite3_column_bytes(stmt, 0);
@@ -127,12 +171,12 @@ static uint8_t *query_blob(sqlite3 *db, const char *sql, const fuzz_value *param
 
 /* Like query_blob for sql, a format with one %s for the arguments of bloom_build. */
 static uint8_t *query_build(sqlite3 *db, const char *sql_format, int call,
-                            const fuzz_value *parameters, size_t *size) {
+                            const fuzz_value *parameters, size_t *size, int *full) {
     char *sql = sqlite3_mprintf(sql_format, build_arguments[call]);
     if (sql == NULL) {
         fuzz_fail("out of memory for %s", sql_format);
     }
-    uint8_t *blob = query_blob(db, sql, parameters, size);
+    uint8_t *blob = query_blob(db, sql, parameters, size, full);
     sqlite3_free(sql);
     return blob;
 }
@@ -185,12 +229,17 @@ static int probe_equal_number(sqlite3_stmt *probe, sqlite3_value *key) {
     return probe_answer(probe);
 }
 
-/* Aborts unless every non-NULL key probes 1 in filter, also as the equal number of the
-** other numeric type when there is one. */
-static void check_keys_probe_one(sqlite3 *db, const uint8_t *filter, size_t size) {
-    sqlite3_stmt *keys = fuzz_db_prepare(db, "SELECT rowid, k FROM keys WHERE k IS NOT NULL");
+/* Aborts unless every non-NULL key of a row after first_rowid probes 1 in filter, also as the
+** equal number of the other numeric type when there is one. */
+static void check_keys_probe_one(sqlite3 *db, const uint8_t *filter, size_t size,
+                                 sqlite3_int64 first_rowid) {
+    sqlite3_stmt *keys =
+        fuzz_db_prepare(db, "SELECT rowid, k FROM keys WHERE k IS NOT NULL AND rowid > ?1");
     sqlite3_stmt *probe = fuzz_db_prepare(db, "SELECT bloom_might_contain(?1, ?2)");
     int rc;
+    if (sqlite3_bind_int64(keys, 1, first_rowid) != SQLITE_OK) {
+        fuzz_fail("binding a rowid: %s", sqlite3_errmsg(db));
+    }
     fuzz_db_bind_blob(probe, 1, filter, size);
     while ((rc = fuzz_db_step(keys)) == SQLITE_ROW) {
         sqlite3_value *key = sqlite3_column_value(keys, 1);
@@ -218,45 +267,187 @@ static void check_same_filter(const uint8_t *filter, size_t size, const uint8_t 
     }
 }
 
-/* Aborts unless the empty filter with the count keys added one by one is filter. */
-static void check_added_one_by_one(sqlite3 *db, int call, const fuzz_value *parameters,
-                                   const uint8_t *filter, size_t size) {
-    size_t added_size;
-    uint8_t *added = query_build(db, "SELECT bloom_build(NULL%s)", call, parameters, &added_size);
-    sqlite3_stmt *keys = fuzz_db_prepare(db, "SELECT k FROM keys ORDER BY rowid");
-    sqlite3_stmt *step_one = fuzz_db_prepare(db, "SELECT bloom_add(?1, ?2)");
+/* Applies func (bloom_add or bloom_remove) to the filter in *blob (*size bytes, from malloc)
+** with the key of each row whose rowid is in [first, last], in order, replacing *blob; aborts
+** on an error, but for the error "no room" when full is not NULL: then stops there, *blob as
+** before that key, with *full set. */
+static void apply_each_key(sqlite3 *db, const char *func, uint8_t **blob, size_t *size,
+                           sqlite3_int64 first, sqlite3_int64 last, int *full) {
+    char *sql = sqlite3_mprintf("SELECT %s(?1, ?2)", func);
+    sqlite3_stmt *keys =
+        fuzz_db_prepare(db, "SELECT k FROM keys WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid");
+    sqlite3_stmt *step_one = fuzz_db_prepare(db, sql != NULL ? sql : "");
     int rc;
-    if (added == NULL) {
-        fuzz_fail("bloom_build over no key gives NULL");
+    sqlite3_free(sql);
+    if (sqlite3_bind_int64(keys, 1, first) != SQLITE_OK ||
+        sqlite3_bind_int64(keys, 2, last) != SQLITE_OK) {
+        fuzz_fail("binding a rowid: %s", sqlite3_errmsg(db));
     }
-    /* Each row's key, bound to a second statement that adds it to the filter so far. */
+    /* Each row's key, bound to a second statement that applies it to the filter so far. */
     while ((rc = fuzz_db_step(keys)) == SQLITE_ROW) {
         int bound = sqlite3_bind_value(step_one, 2, sqlite3_column_value(keys, 0));
         if (bound != SQLITE_OK) {
             fuzz_fail("binding a key: %s", sqlite3_errstr(bound));
         }
-        fuzz_db_bind_blob(step_one, 1, added, added_size);
-        if (fuzz_db_step(step_one) != SQLITE_ROW ||
-            sqlite3_column_type(step_one, 0) != SQLITE_BLOB) {
-            fuzz_fail("bloom_add: %s", sqlite3_errmsg(db));
+        fuzz_db_bind_blob(step_one, 1, *blob, *size);
+        int stepped = fuzz_db_step(step_one);
+        if (stepped == SQLITE_ERROR && full != NULL && no_room(db)) {
+            *full = 1;
+            fuzz_db_reset(step_one, stepped);
+            break;
         }
-        added_size = (size_t)sqlite3_column_bytes(step_one, 0);
-        free(added);
-        added = malloc(added_size);
-        if (added == NULL) {
-            fuzz_fail("out of memory for %zu bytes", added_size);
+        if (stepped != SQLITE_ROW || sqlite3_column_type(step_one, 0) != SQLITE_BLOB) {
+            fuzz_fail("%s: %s", func, sqlite3_errmsg(db));
         }
-        memcpy(added, sqlite3_column_blob(step_one, 0), added_size);
+        *size = (size_t)sqlite3_column_bytes(step_one, 0);
+        free(*blob);
+        *blob = malloc(*size);
+        if (*blob == NULL) {
+            fuzz_fail("out of memory for %zu bytes", *size);
+        }
+        memcpy(*blob, sqlite3_column_blob(step_one, 0), *size);
         if (fuzz_db_step(step_one) != SQLITE_DONE) {
-            fuzz_fail("bloom_add gives more than a row");
+            fuzz_fail("%s gives more than a row", func);
         }
         fuzz_db_reset(step_one, SQLITE_DONE);
     }
     fuzz_db_reset(keys, rc);
     fuzz_db_finalize(keys);
     fuzz_db_finalize(step_one);
-    check_same_filter(filter, size, added, added_size, "the filter added to key by key");
+}
+
+/* Aborts unless the empty filter with the keys added one by one is filter; or, when filter is
+** NULL (a cuckoo filter that bloom_build found no room for), unless one of those adds fails
+** with the error "no room". */
+static void check_added_one_by_one(sqlite3 *db, int call, const fuzz_value *parameters,
+                                   const uint8_t *filter, size_t size) {
+    size_t added_size;
+    int full = 0;
+    uint8_t *added =
+        query_build(db, "SELECT bloom_build(NULL%s)", call, parameters, &added_size, NULL);
+    if (added == NULL) {
+        fuzz_fail("bloom_build over no key gives NULL");
+    }
+    apply_each_key(db, "bloom_add", &added, &added_size, 1, MAX_KEYS,
+                   call == CALL_CUCKOO ? &full : NULL);
+    if (filter == NULL) {
+        if (!full) {
+            fuzz_fail("bloom_build has no room for the keys, bloom_add key by key has");
+        }
+    } else if (full) {
+        fuzz_fail("bloom_add key by key has no room for the keys, bloom_build has");
+    } else {
+        check_same_filter(filter, size, added, added_size, "the filter added to key by key");
+    }
     free(added);
+}
+
+/* Aborts unless a counting or cuckoo filter with n NULL over the rows is an error, or NULL over
+** no row (rule 4 (sized at the end): it needs n). */
+static void check_needs_n(sqlite3 *db, const fuzz_value *parameters, int rows) {
+    sqlite3_stmt *stmt = fuzz_db_prepare(db, "SELECT bloom_build(k, ?1, ?2, ?3) FROM keys");
+    bind_parameters(stmt, parameters);
+    int rc = fuzz_db_step(stmt);
+    if (rows > 0 ? rc != SQLITE_ERROR
+                 : rc != SQLITE_ROW || sqlite3_column_type(stmt, 0) != SQLITE_NULL) {
+        fuzz_fail("a '%s' filter sized at the end over %d rows: result code %d",
+                  (const char *)parameters[PARAMETER_LAYOUT].bytes, rows, rc);
+    }
+    fuzz_db_reset(stmt, rc == SQLITE_ROW ? fuzz_db_step(stmt) : rc);
+    fuzz_db_finalize(stmt);
+}
+
+/* Aborts unless filter, built with n NULL, is the filter built with n = d, the distinct keys it
+** was sized for (its header's n), the same p and layout (rule 4 (sized at the end)). */
+static void check_sized_at_the_end(sqlite3 *db, int call, const fuzz_value *parameters,
+                                   const uint8_t *filter, size_t size) {
+    fuzz_value given[PARAMETERS];
+    size_t given_size;
+    uint64_t d = 0;
+    for (int i = 0; i < 8; i++) {
+        d |= (uint64_t)filter[N_OFFSET + i] << (8 * i);
+    }
+    memcpy(given, parameters, sizeof given);
+    given[PARAMETER_N].tag = FUZZ_INTEGER;
+    given[PARAMETER_N].integer = (int64_t)d;
+    if (call == CALL_KEY_ONLY) {
+        given[PARAMETER_P].real = 0.01; /* bloom_build(key) is bloom_build(key, NULL, 0.01) */
+    }
+    uint8_t *built = query_build(db, "SELECT bloom_build(k%s) FROM keys",
+                                 call == CALL_KEY_ONLY ? CALL_N_P : call, given, &given_size, NULL);
+    check_same_filter(filter, size, built, given_size, "the filter built with n the keys it holds");
+    free(built);
+}
+
+/* Whether a counter of the counting filter (size bytes) is at 15. */
+static int has_saturated_counter(const uint8_t *filter, size_t size) {
+    for (size_t i = FILTER_HEADER_BYTES; i < size; i++) {
+        if ((filter[i] & 0x0F) == 0x0F || (filter[i] & 0xF0) == 0xF0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The slots in use of the cuckoo filter (size bytes), which bloom_build wrote. */
+static uint64_t slots_used(const uint8_t *filter, size_t size) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (filter_open(filter, size, &view, why) != FILTER_OK || view.kind->id != CUCKOO_KIND) {
+        fuzz_fail("a cuckoo filter is refused: %s", why);
+    }
+    return cuckoo_slots_used(&view);
+}
+
+/* Aborts unless the cuckoo filter united (united_size bytes), the union of filters built over
+** groups of the rows, answers like filter, built over every row: the same header (the keys
+** summed, the n and p of the first) and slots in use, every key probing 1 (rule 21 (cuckoo):
+** the fingerprints lie elsewhere). */
+static void check_same_answers(sqlite3 *db, const uint8_t *filter, size_t size,
+                               const uint8_t *united, size_t united_size) {
+    if (united == NULL || united_size != size || memcmp(united, filter, FILTER_HEADER_BYTES) != 0) {
+        fuzz_fail("the union of the groups has another header than the filter over every key");
+    }
+    if (slots_used(united, size) != slots_used(filter, size)) {
+        fuzz_fail("the union of the groups has %llu slots in use, the filter over every key %llu",
+                  (unsigned long long)slots_used(united, size),
+                  (unsigned long long)slots_used(filter, size));
+    }
+    check_keys_probe_one(db, united, united_size, 0);
+}
+
+/* Aborts unless the keys of the count rows, removed in turn from the counting or cuckoo filter,
+** are removed, those not yet removed (after the first half) still probe 1, and, unless a
+** counter saturated (saturates: the kind has counters), every counter or slot and the count of
+** keys end at 0, the rest of the header unchanged. */
+static void check_removed_one_by_one(sqlite3 *db, const uint8_t *filter, size_t size, int count,
+                                     int saturates) {
+    size_t removed_size = size;
+    uint8_t *removed = malloc(size);
+    if (removed == NULL) {
+        fuzz_fail("out of memory for %zu bytes", size);
+    }
+    memcpy(removed, filter, size);
+    apply_each_key(db, "bloom_remove", &removed, &removed_size, 1, count / 2, NULL);
+    check_keys_probe_one(db, removed, removed_size, count / 2);
+    apply_each_key(db, "bloom_remove", &removed, &removed_size, count / 2 + 1, count, NULL);
+    if (removed_size != size) {
+        fuzz_fail("bloom_remove changes the length of a filter");
+    }
+    if (!saturates || !has_saturated_counter(filter, size)) {
+        static const uint8_t zero_keys[8] = {0};
+        for (size_t i = 0; i < size; i++) {
+            int keys = i >= KEYS_OFFSET && i < KEYS_OFFSET + 8;
+            uint8_t expected = i >= FILTER_HEADER_BYTES ? 0
+                               : keys                   ? zero_keys[i - KEYS_OFFSET]
+                                                        : filter[i];
+            if (removed[i] != expected) {
+                fuzz_fail("byte %zu of the filter with every key removed is 0x%02X, not 0x%02X", i,
+                          removed[i], expected);
+            }
+        }
+    }
+    free(removed);
 }
 
 /* Applies the corruptions of the input to blob (*size bytes, room for MAX_CORRUPTIONS more);
@@ -287,24 +478,41 @@ static int corrupt(fuzz_input *in, uint8_t *blob, size_t *size) {
 }
 
 /* Gives corrupted (?1) with the intact filter (?2) and each key to every function reading a
-** filter; aborts on an error when intact says the header and length are unchanged. */
+** filter, and to the in-place functions with corrupted stored in the table cells; aborts on an
+** error when intact says the header and length are unchanged (but from a remove: the key may
+** not be in the filter, or the kind cannot remove; and, for a cuckoo filter, the error "no
+** room" from what adds). */
 static void check_corrupted(sqlite3 *db, const uint8_t *corrupted, size_t corrupted_size,
-                            const uint8_t *filter, size_t size, int intact) {
-    static const char *const queries[] = {
-        "SELECT bloom_might_contain(?1, k) FROM keys",
-        "SELECT bloom_info(?1)",
-        "SELECT bloom_add(?1, k) FROM keys",
-        "SELECT bloom_union(?1, ?2), bloom_union(?2, ?1)",
-        "SELECT bloom_union(column1) FROM (VALUES (?2), (?1), (?2))",
+                            const uint8_t *filter, size_t size, int intact, int cuckoo) {
+    enum { ANSWERS, MAY_FAIL, ADDS };
+    static const struct {
+        const char *sql;
+        int when_intact; /* ANSWERS; MAY_FAIL; ADDS, may have no room */
+    } queries[] = {
+        {"SELECT bloom_might_contain(?1, k) FROM keys", ANSWERS},
+        {"SELECT bloom_info(?1)", ANSWERS},
+        {"SELECT bloom_add(?1, k) FROM keys", ADDS},
+        {"SELECT bloom_remove(?1, k) FROM keys", MAY_FAIL},
+        {"SELECT bloom_union(?1, ?2), bloom_union(?2, ?1)", ADDS},
+        {"SELECT bloom_union(column1) FROM (VALUES (?2), (?1), (?2))", ADDS},
+        {"INSERT INTO cells VALUES (?1)", ANSWERS},
+        {"SELECT bloom_might_contain_in_place('cells', 'f', 1, k) FROM keys", ANSWERS},
+        {"SELECT bloom_add_in_place('cells', 'f', 1, k) FROM keys", ADDS},
+        {"SELECT bloom_remove_in_place('cells', 'f', 1, k) FROM keys", MAY_FAIL},
     };
     for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
-        sqlite3_stmt *stmt = fuzz_db_prepare(db, queries[i]);
-        fuzz_db_bind_blob(stmt, 1, corrupted, corrupted_size);
+        sqlite3_stmt *stmt = fuzz_db_prepare(db, queries[i].sql);
+        if (sqlite3_bind_parameter_count(stmt) >= 1) {
+            fuzz_db_bind_blob(stmt, 1, corrupted, corrupted_size);
+        }
         if (sqlite3_bind_parameter_count(stmt) == 2) {
             fuzz_db_bind_blob(stmt, 2, filter, size);
         }
-        if (fuzz_db_run(stmt) != SQLITE_DONE && intact) {
-            fuzz_fail("%s: %s, with only bits changed", queries[i], sqlite3_errmsg(db));
+        int rc = fuzz_db_run(stmt);
+        int may_fail = queries[i].when_intact == MAY_FAIL ||
+                       (queries[i].when_intact == ADDS && cuckoo && no_room(db));
+        if (rc != SQLITE_DONE && intact && !may_fail) {
+            fuzz_fail("%s: %s, with only bits changed", queries[i].sql, sqlite3_errmsg(db));
         }
         fuzz_db_finalize(stmt);
     }
@@ -316,11 +524,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t filter_size, union_size;
     uint8_t configuration = fuzz_take_u8(&in);
     int call = take_parameters(&in, configuration, parameters);
-    sqlite3 *db = fuzz_db_open(configuration % FUZZ_ENCODINGS, "CREATE TABLE keys(k)");
+    sqlite3 *db =
+        fuzz_db_open(configuration % FUZZ_ENCODINGS, "CREATE TABLE keys(k); CREATE TABLE cells(f)");
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, MAX_FILTER_BYTES);
-    int keys = insert_keys(db, &in);
-    uint8_t *filter =
-        query_build(db, "SELECT bloom_build(k%s) FROM keys", call, parameters, &filter_size);
+    int keys = insert_keys(db, &in), full = 0, cuckoo = call == CALL_CUCKOO;
+    if ((call == CALL_COUNTING || cuckoo) && parameters[PARAMETER_N].tag == FUZZ_NULL) {
+        check_needs_n(db, parameters, keys);
+        fuzz_db_close(db);
+        return 0;
+    }
+    uint8_t *filter = query_build(db, "SELECT bloom_build(k%s) FROM keys", call, parameters,
+                                  &filter_size, cuckoo ? &full : NULL);
+    if (full) {
+        check_added_one_by_one(db, call, parameters, NULL, 0);
+        fuzz_db_close(db);
+        return 0;
+    }
     if (filter == NULL) {
         if (keys != 0) {
             fuzz_fail("bloom_build over %d rows gives NULL", keys);
@@ -328,15 +547,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fuzz_db_close(db);
         return 0;
     }
-    check_keys_probe_one(db, filter, filter_size);
+    check_keys_probe_one(db, filter, filter_size, 0);
     if (call > 0 && parameters[PARAMETER_N].tag != FUZZ_NULL) {
+        int union_full = 0;
         uint8_t *united = query_build(db,
                                       "SELECT bloom_union(f) FROM (SELECT bloom_build(k%s) AS f "
                                       "FROM keys GROUP BY rowid %% ?4)",
-                                      call, parameters, &union_size);
-        check_same_filter(filter, filter_size, united, union_size, "the union of the groups");
+                                      call, parameters, &union_size, cuckoo ? &union_full : NULL);
+        if (!cuckoo) {
+            check_same_filter(filter, filter_size, united, union_size, "the union of the groups");
+        } else if (!union_full) {
+            check_same_answers(db, filter, filter_size, united, union_size);
+        }
         free(united);
         check_added_one_by_one(db, call, parameters, filter, filter_size);
+    }
+    if (parameters[PARAMETER_N].tag == FUZZ_NULL || call == CALL_KEY_ONLY) {
+        check_sized_at_the_end(db, call, parameters, filter, filter_size);
+    }
+    if (call == CALL_COUNTING || cuckoo) {
+        check_removed_one_by_one(db, filter, filter_size, keys, call == CALL_COUNTING);
     }
     uint8_t *corrupted = malloc(filter_size + MAX_CORRUPTIONS);
     size_t corrupted_size = filter_size;
@@ -345,7 +575,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     memcpy(corrupted, filter, filter_size);
     int intact = corrupt(&in, corrupted, &corrupted_size);
-    check_corrupted(db, corrupted, corrupted_size, filter, filter_size, intact);
+    check_corrupted(db, corrupted, corrupted_size, filter, filter_size, intact, cuckoo);
     free(corrupted);
     free(filter);
     fuzz_db_close(db);

@@ -5,13 +5,17 @@
 ** fuzz_roundtrip. check_corpus.cmake runs it to check (or update) the committed
 ** corpus/: every file there is written by this program, nothing is edited by hand.
 **
-** fuzz_core gets filter BLOBs: valid ones of both layouts (empty, with keys,
-** full, at k's cap, of a newer writer) and one BLOB for every validation rule
-** it breaks. fuzz_sql gets each of those as its first filter, with keys and
-** build parameters of every kind. fuzz_roundtrip gets keys of every type under
-** every form of bloom_build, with corruptions.
+** fuzz_core gets filter BLOBs: valid ones of every kind (empty, with keys,
+** full, at k's cap, of a newer writer; counting filters with saturated
+** counters; cuckoo filters nearly full, full, with 1- and 32-bit fingerprints
+** and one bucket) and one BLOB for every validation rule it breaks. fuzz_sql
+** gets each of those as its first filter, with keys and build parameters of
+** every kind, and targets of the in-place functions. fuzz_roundtrip gets keys
+** of every type under every form of bloom_build, with corruptions.
 */
 #include "bloom_core.h"
+#include "counting_core.h"
+#include "cuckoo_core.h"
 #include "fuzz_input.h"
 
 #include <math.h>
@@ -33,6 +37,9 @@ typedef struct filter {
     uint8_t bytes[2048];
     size_t size;
 } filter;
+
+/* Room for the filters of the corpora. */
+enum { MAX_FILTERS = 128 };
 
 /* Appends length bytes to s; aborts if they do not fit. */
 static void put_bytes(seed *s, const void *bytes, size_t length) {
@@ -120,16 +127,29 @@ static void write_file(const char *dir, const char *target, const char *name, co
     }
 }
 
-/* Makes f a filter of layout for n keys at rate p, with the INTEGER keys 0 .. keys - 1. */
-static void make_filter(filter *f, const char *name, int layout, uint64_t n, double p,
+/* Makes f a filter of kind (a Bloom layout, or COUNTING_KIND) for n keys at rate p, with the
+** INTEGER keys 0 .. keys - 1. */
+static void make_filter(filter *f, const char *name, int kind, uint64_t n, double p,
                         uint64_t keys) {
     bloom_header h;
     double bytes_needed;
+    int layout = kind == COUNTING_KIND ? BLOOM_LAYOUT_STANDARD : kind;
     if (bloom_size(n, p, layout, &h, &bytes_needed) != FILTER_OK ||
-        bloom_blob_bytes(h.m) > sizeof f->bytes) {
+        (kind == COUNTING_KIND ? counting_blob_bytes(h.m) : bloom_blob_bytes(h.m)) >
+            sizeof f->bytes) {
         fuzz_fail("cannot size %s", name);
     }
     f->name = name;
+    if (kind == COUNTING_KIND) {
+        f->size = counting_blob_bytes(h.m);
+        memset(f->bytes, 0, f->size);
+        h.layout = COUNTING_KIND;
+        counting_write_header(f->bytes, &h);
+        for (uint64_t key = 0; key < keys; key++) {
+            filter_add(&counting_kind, f->bytes, key_hash_integer((int64_t)key));
+        }
+        return;
+    }
     f->size = bloom_blob_bytes(h.m);
     memset(f->bytes, 0, f->size);
     h.keys = keys;
@@ -139,11 +159,83 @@ static void make_filter(filter *f, const char *name, int layout, uint64_t n, dou
     }
 }
 
+/* Makes f a cuckoo filter of f_bits-bit fingerprints and the buckets for n keys at rate p
+** (0 for either: as cuckoo_size makes it), with the INTEGER keys 0 .. keys - 1, each of which
+** must find room. */
+static void make_cuckoo(filter *f, const char *name, unsigned f_bits, uint64_t buckets, uint64_t n,
+                        double p, uint64_t keys) {
+    cuckoo_header h;
+    double bytes_needed;
+    if (cuckoo_size(n, p, &h, &bytes_needed) != FILTER_OK) {
+        fuzz_fail("cannot size %s", name);
+    }
+    h.fingerprint_bits = f_bits != 0 ? f_bits : h.fingerprint_bits;
+    h.buckets = buckets != 0 ? buckets : h.buckets;
+    f->name = name;
+    f->size = cuckoo_blob_bytes(&h);
+    if (f->size > sizeof f->bytes) {
+        fuzz_fail("%s is too big", name);
+    }
+    memset(f->bytes, 0, f->size);
+    cuckoo_write_header(f->bytes, &h);
+    for (uint64_t key = 0; key < keys; key++) {
+        if (filter_add(&cuckoo_kind, f->bytes, key_hash_integer((int64_t)key)) != FILTER_OK) {
+            fuzz_fail("no room for key %llu in %s", (unsigned long long)key, name);
+        }
+    }
+}
+
+/* Adds the INTEGER keys from first on to the cuckoo filter f, each that finds room (what a
+** failed add wrote is dropped), until one of them finds none (stop_at_first) or until 64
+** in a row find none, or the slots in use reach used (0: no such limit). */
+static void fill_cuckoo(filter *f, int64_t first, int stop_at_first, uint64_t used) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    uint8_t copy[sizeof f->bytes];
+    int failures = 0;
+    for (int64_t key = first; failures < (stop_at_first ? 1 : 64); key++) {
+        if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
+            fuzz_fail("%s: %s", f->name, why);
+        }
+        if (used != 0 && cuckoo_slots_used(&view) >= used) {
+            return;
+        }
+        memcpy(copy, f->bytes, f->size);
+        if (filter_add(&cuckoo_kind, copy, key_hash_integer(key)) == FILTER_OK) {
+            memcpy(f->bytes, copy, f->size);
+            failures = 0;
+        } else {
+            failures++;
+        }
+    }
+}
+
+/* Whether adding the INTEGER key to the cuckoo filter f finds no room. */
+static int cuckoo_has_no_room(const filter *f, int64_t key) {
+    uint8_t copy[sizeof f->bytes];
+    memcpy(copy, f->bytes, f->size);
+    return filter_add(&cuckoo_kind, copy, key_hash_integer(key)) == FILTER_FULL;
+}
+
 /* Writes v little-endian into width bytes at f's offset. */
 static void poke(filter *f, size_t offset, uint64_t v, int width) {
     for (int i = 0; i < width; i++) {
         f->bytes[offset + i] = (uint8_t)(v >> (8 * i));
     }
+}
+
+/* The m of f's header. */
+static uint64_t le_m(const filter *f) {
+    uint64_t m = 0;
+    for (int i = 0; i < 8; i++) {
+        m |= (uint64_t)f->bytes[16 + i] << (8 * i);
+    }
+    return m;
+}
+
+/* The B of the cuckoo filter f (where m is in the other kinds' header). */
+static uint64_t le_buckets(const filter *f) {
+    return le_m(f);
 }
 
 /* Writes the double v into f's p field. */
@@ -154,7 +246,7 @@ static void poke_p(filter *f, double v) {
 }
 
 /* The filters of the corpora: first the valid ones, then one per broken rule. Returns how
-** many it wrote to filters (room for 64). */
+** many it wrote to filters (room for MAX_FILTERS). */
 static size_t make_filters(filter *filters) {
     size_t count = 0;
     filter base;
@@ -172,9 +264,33 @@ static size_t make_filters(filter *filters) {
     make_filter(&filters[count], "keys_added_max", BLOOM_LAYOUT_STANDARD, 10, 0.01, 10);
     poke(&filters[count++], 40, UINT64_MAX, 8);
     make_filter(&filters[count], "newer_writer_reserved", BLOOM_LAYOUT_STANDARD, 100, 0.01, 50);
-    filters[count].bytes[4] = 2; /* format version 2, readable by version 1 */
+    filters[count].bytes[4] = 3; /* format version 3, readable by version 1 */
     filters[count].bytes[12] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
+    make_filter(&filters[count], "standard_min_reader_2", BLOOM_LAYOUT_STANDARD, 100, 0.01, 50);
+    poke(&filters[count++], 4, 0x0202, 2); /* a newer writer may require more */
+
+    /* Counting filters: the same, and counters at 15 (key 7 added 20 times). */
+    make_filter(&filters[count++], "counting_empty", COUNTING_KIND, 100, 0.01, 0);
+    make_filter(&filters[count++], "counting_100_keys", COUNTING_KIND, 100, 0.01, 100);
+    make_filter(&filters[count++], "counting_k_63", COUNTING_KIND, 10, 1e-19, 10);
+    make_filter(&filters[count], "counting_saturated", COUNTING_KIND, 10, 0.01, 10);
+    for (int i = 0; i < 20; i++) {
+        filter_add(&counting_kind, filters[count].bytes, key_hash_integer(7));
+    }
+    count++;
+    make_filter(&filters[count], "counting_full", COUNTING_KIND, 10, 0.1, 0);
+    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
+           filters[count].size - FILTER_HEADER_BYTES);
+    poke(&filters[count++], 40, 1000, 8);
+    make_filter(&filters[count], "counting_keys_max", COUNTING_KIND, 10, 0.01, 10);
+    poke(&filters[count++], 40, UINT64_MAX, 8);
+    make_filter(&filters[count], "counting_newer_writer_reserved", COUNTING_KIND, 100, 0.01, 50);
+    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[13] = 0xAB;
+    filters[count++].bytes[63] = 0xCD;
+    make_filter(&filters[count], "counting_min_reader_1", COUNTING_KIND, 100, 0.01, 50);
+    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
 
     /* One broken rule each, on a small valid filter. */
     make_filter(&base, "base", BLOOM_LAYOUT_STANDARD, 10, 0.01, 10);
@@ -190,9 +306,10 @@ static size_t make_filters(filter *filters) {
         {"bad_magic", 0, 1, 's'},
         {"version_0", 4, 1, 0},
         {"min_reader_0", 5, 1, 0},
-        {"newer_reader", 4, 2, 0x0202},
+        {"newer_reader", 4, 2, 0x0303},
         {"layout_0", 6, 1, 0},
-        {"layout_3", 6, 1, 3},
+        {"kind_9", 6, 1, 9},
+        {"kind_3_bloom_header", 6, 1, COUNTING_KIND},
         {"hash_9", 7, 1, 9},
         {"k_0", 8, 4, 0},
         {"k_65", 8, 4, 65},
@@ -238,6 +355,133 @@ static size_t make_filters(filter *filters) {
         f->name = bad_rates[i].name;
         poke_p(f, bad_rates[i].p);
     }
+
+    /* The counting kind's own rules, on a small valid counting filter. */
+    make_filter(&base, "base", COUNTING_KIND, 10, 0.01, 10);
+    static const struct {
+        const char *name;
+        size_t offset;
+        int width; /* 0: the length less value */
+        uint64_t value;
+    } counting_broken[] = {
+        {"counting_counter_bits_8", 12, 1, 8},
+        {"counting_counter_bits_0", 12, 1, 0},
+        {"counting_m_100", 16, 8, 100},
+        {"counting_length_of_bits", 0, 0, 0}, /* the body of a standard filter of the same m */
+        {"counting_k_65", 8, 4, 65},
+        {"counting_n_0", 24, 8, 0},
+        {"counting_reserved_13", 13, 1, 1},
+        {"counting_reserved_48", 48, 1, 0x80},
+        {"counting_newer_reader", 4, 2, 0x0303},
+    };
+    for (size_t i = 0; i < sizeof counting_broken / sizeof counting_broken[0]; i++) {
+        filter *f = &filters[count++];
+        *f = base;
+        f->name = counting_broken[i].name;
+        if (counting_broken[i].width > 0) {
+            poke(f, counting_broken[i].offset, counting_broken[i].value, counting_broken[i].width);
+        } else {
+            f->size = bloom_blob_bytes(le_m(f));
+        }
+    }
+    filters[count] = base;
+    filters[count].name = "counting_p_1";
+    poke_p(&filters[count++], 1.0);
+
+    /* Cuckoo filters: empty, with keys, nearly full (90 % of the slots), full (no room for 64
+    ** keys in a row: key 7 has none either), every slot in use, f = 1 (every fingerprint 1), f
+    ** = 32, one bucket (4 keys: full), the count of keys at its maximum, bits after the last
+    ** slot set, and a newer writer's reserved bytes. */
+    make_cuckoo(&filters[count++], "cuckoo_empty", 0, 0, 100, 0.01, 0);
+    make_cuckoo(&filters[count++], "cuckoo_100_keys", 0, 0, 100, 0.01, 100);
+    make_cuckoo(&filters[count], "cuckoo_nearly_full", 0, 0, 100, 0.01, 0);
+    fill_cuckoo(&filters[count], 0, 0, 4 * le_buckets(&filters[count]) * 9 / 10);
+    count++;
+    make_cuckoo(&filters[count], "cuckoo_full", 0, 0, 100, 0.01, 0);
+    fill_cuckoo(&filters[count], 0, 0, 0);
+    if (!cuckoo_has_no_room(&filters[count++], 7)) {
+        fuzz_fail("cuckoo_full has room for key 7");
+    }
+    make_cuckoo(&filters[count], "cuckoo_all_slots", 0, 0, 10, 0.01, 0);
+    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
+           filters[count].size - FILTER_HEADER_BYTES);
+    poke(&filters[count], 40, 4 * le_buckets(&filters[count]), 8);
+    count++;
+    make_cuckoo(&filters[count++], "cuckoo_f_1", 1, 16, 10, 0.5, 10);
+    make_cuckoo(&filters[count++], "cuckoo_f_32", 0, 0, 10, 2e-9, 10);
+    make_cuckoo(&filters[count++], "cuckoo_b_1", 8, 1, 1, 0.01, 4);
+    make_cuckoo(&filters[count], "cuckoo_keys_max", 0, 0, 10, 0.01, 5);
+    poke(&filters[count], 40, 4 * le_buckets(&filters[count]), 8);
+    count++;
+    make_cuckoo(&filters[count], "cuckoo_bits_after_slots", 5, 3, 10, 0.5, 3);
+    filters[count].bytes[filters[count].size - 1] |= 0xF0; /* 60 bits of slots in 8 bytes */
+    count++;
+    make_cuckoo(&filters[count], "cuckoo_newer_writer_reserved", 0, 0, 100, 0.01, 50);
+    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[10] = 0xAB;
+    filters[count++].bytes[63] = 0xCD;
+    make_cuckoo(&filters[count], "cuckoo_min_reader_1", 0, 0, 100, 0.01, 50);
+    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
+    filters[count] = base;         /* a counting filter's header and body, as kind 4 */
+    filters[count].name = "kind_4_counting_header";
+    filters[count++].bytes[6] = CUCKOO_KIND;
+
+    /* The cuckoo kind's own rules, in the order of section 5, on a small valid one. */
+    make_cuckoo(&base, "base", 0, 0, 10, 0.01, 10);
+    static const struct {
+        const char *name;
+        size_t offset;
+        int width; /* 0: the length plus value (modulo 2^64) */
+        uint64_t value;
+    } cuckoo_broken[] = {
+        {"cuckoo_f_0", 8, 1, 0},
+        {"cuckoo_f_33", 8, 1, 33},
+        {"cuckoo_slots_8", 9, 1, 8},
+        {"cuckoo_slots_0", 9, 1, 0},
+        {"cuckoo_buckets_0", 16, 8, 0},
+        {"cuckoo_buckets_max", 16, 8, UINT64_MAX},         /* the length does not fit */
+        {"cuckoo_buckets_2_60", 16, 8, UINT64_C(1) << 60}, /* 32-bit fingerprints: nor here */
+        {"cuckoo_buckets_7", 16, 8, 7},
+        {"cuckoo_length_plus_1", 0, 0, 1},
+        {"cuckoo_length_minus_1", 0, 0, UINT64_MAX},
+        {"cuckoo_n_0", 24, 8, 0},
+        {"cuckoo_keys_over_slots", 40, 8, 0}, /* 4 B + 1, below */
+        {"cuckoo_reserved_10", 10, 1, 1},
+        {"cuckoo_reserved_15", 15, 1, 0x80},
+        {"cuckoo_reserved_48", 48, 1, 1},
+        {"cuckoo_reserved_63", 63, 1, 0xFF},
+        {"cuckoo_newer_reader", 4, 2, 0x0303},
+    };
+    for (size_t i = 0; i < sizeof cuckoo_broken / sizeof cuckoo_broken[0]; i++) {
+        filter *f = &filters[count++];
+        *f = base;
+        f->name = cuckoo_broken[i].name;
+        if (strcmp(f->name, "cuckoo_keys_over_slots") == 0) {
+            poke(f, 40, 4 * le_buckets(f) + 1, 8);
+        } else if (strcmp(f->name, "cuckoo_buckets_2_60") == 0) {
+            poke(f, 8, 32, 1);
+            poke(f, 16, cuckoo_broken[i].value, 8);
+        } else if (cuckoo_broken[i].width > 0) {
+            poke(f, cuckoo_broken[i].offset, cuckoo_broken[i].value, cuckoo_broken[i].width);
+        } else if (cuckoo_broken[i].value == 1) {
+            f->bytes[f->size++] = 0;
+        } else {
+            f->size--;
+        }
+    }
+    static const struct {
+        const char *name;
+        double p;
+    } cuckoo_bad_rates[] = {{"cuckoo_p_0", 0.0}, {"cuckoo_p_2", 2.0}, {"cuckoo_p_nan", NAN}};
+    for (size_t i = 0; i < sizeof cuckoo_bad_rates / sizeof cuckoo_bad_rates[0]; i++) {
+        filter *f = &filters[count++];
+        *f = base;
+        f->name = cuckoo_bad_rates[i].name;
+        poke_p(f, cuckoo_bad_rates[i].p);
+    }
+    if (count > MAX_FILTERS) {
+        fuzz_fail("%zu filters, room for %d", count, MAX_FILTERS);
+    }
     return count;
 }
 
@@ -249,21 +493,99 @@ static void put_row(seed *s, int64_t key, int64_t n, double p, const char *layou
     put_text(s, layout);
 }
 
-/* fuzz_sql: each filter as ?1, with a key it holds, a valid ?3 and two rows; then seeds for
-** the other paths: encodings, keys and build parameters of every kind, length limits. */
+/* The filter of filters named name. */
+static const filter *find_filter(const filter *filters, size_t count, const char *name) {
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(filters[i].name, name) == 0) {
+            return &filters[i];
+        }
+    }
+    fuzz_fail("no filter %s", name);
+}
+
+/* fuzz_sql: each filter as ?1, with a key it holds (for a counting or cuckoo filter key 7, which
+** saturates counting_saturated and finds no room in cuckoo_full), a valid ?3 and two rows of
+** each layout in turn; then seeds for the other paths: encodings, keys and build parameters of
+** every kind, length limits, and the in-place functions' targets, query_only and rollback. */
 static void write_sql_corpus(const char *dir, const filter *filters, size_t count) {
+    static const char *const layouts[4] = {"standard", "blocked", "counting", "cuckoo"};
     const filter *standard = &filters[1], *blocked = &filters[3];
+    const filter *counting = find_filter(filters, count, "counting_100_keys");
     seed s;
     for (size_t i = 0; i < count; i++) {
         s.size = 0;
         put_u8(&s, 0);
         put_string(&s, FUZZ_BLOB, filters[i].bytes, filters[i].size);
-        put_integer(&s, FUZZ_INTEGER, 5);
+        int holds_7 = strncmp(filters[i].name, "counting", 8) == 0 ||
+                      strncmp(filters[i].name, "cuckoo", 6) == 0;
+        put_integer(&s, FUZZ_INTEGER, holds_7 ? 7 : 5);
         put_string(&s, FUZZ_BLOB, standard->bytes, standard->size);
         put_u8(&s, 2);
-        put_row(&s, 1, 100, 0.01, i % 2 ? "blocked" : "standard");
-        put_row(&s, 2, 100, 0.01, i % 2 ? "blocked" : "standard");
+        put_row(&s, 1, 100, 0.01, layouts[i % 4]);
+        put_row(&s, 2, 100, 0.01, layouts[i % 4]);
         write_file(dir, "fuzz_sql", filters[i].name, s.bytes, s.size);
+    }
+
+    /* The in-place functions: a counting filter in the cell, and each table of their second
+    ** round with a column and a rowid (the byte's fields: table, column << 3, rowid << 5);
+    ** then under query_only, and rolled back. */
+    static const struct {
+        const char *name;
+        unsigned configuration, target;
+    } in_place[] = {
+        {"in_place_cells_row_2", 0, 0 | 0 << 3 | 1 << 5},
+        {"in_place_main_cells_upper_f_real_rowid", 0, 1 | 1 << 3 | 4 << 5},
+        {"in_place_temp_cells", 0, 2 | 0 << 3 | 0 << 5},
+        {"in_place_locked", 0, 3 | 0 << 3 | 0 << 5},
+        {"in_place_indexed", 0, 4 | 0 << 3 | 0 << 5},
+        {"in_place_view", 0, 5 | 0 << 3 | 0 << 5},
+        {"in_place_no_rowid", 0, 6 | 0 << 3 | 0 << 5},
+        {"in_place_table_integer", 0, 7 | 0 << 3 | 0 << 5},
+        {"in_place_text_column", 0, 0 | 2 << 3 | 0 << 5},
+        {"in_place_no_column", 0, 0 | 3 << 3 | 0 << 5},
+        {"in_place_no_row", 0, 0 | 0 << 3 | 3 << 5},
+        {"in_place_rowid_1_5", 0, 0 | 0 << 3 | 5 << 5},
+        {"in_place_rowid_text", 0, 0 | 0 << 3 | 6 << 5},
+        {"in_place_query_only", 32, 0},
+        {"in_place_rolled_back", 64, 1 << 5},
+        {"in_place_utf16be_query_only_rolled_back", 32 + 64 + 2, 2 << 5},
+    };
+    for (size_t i = 0; i < sizeof in_place / sizeof in_place[0]; i++) {
+        s.size = 0;
+        put_u8(&s, in_place[i].configuration);
+        put_string(&s, FUZZ_BLOB, counting->bytes, counting->size);
+        put_integer(&s, FUZZ_INTEGER, 7);
+        put_string(&s, FUZZ_BLOB, standard->bytes, standard->size);
+        put_u8(&s, 2);
+        put_row(&s, 7, 100, 0.01, "counting");
+        put_row(&s, 8, 100, 0.01, "counting");
+        put_u8(&s, in_place[i].target);
+        write_file(dir, "fuzz_sql", in_place[i].name, s.bytes, s.size);
+    }
+
+    /* The in-place functions on cuckoo filters: key 7 added and removed; no room for it (the
+    ** cell unchanged, the error "no room"); a union without room, of two full filters. */
+    static const struct {
+        const char *name, *cell, *other;
+    } cuckoo_in_place[] = {
+        {"in_place_cuckoo", "cuckoo_100_keys", "cuckoo_empty"},
+        {"in_place_cuckoo_full", "cuckoo_full", "cuckoo_nearly_full"},
+        {"in_place_cuckoo_one_bucket", "cuckoo_b_1", "cuckoo_b_1"},
+        {"union_cuckoo_full", "cuckoo_full", "cuckoo_full"},
+    };
+    for (size_t i = 0; i < sizeof cuckoo_in_place / sizeof cuckoo_in_place[0]; i++) {
+        const filter *cell = find_filter(filters, count, cuckoo_in_place[i].cell);
+        const filter *other = find_filter(filters, count, cuckoo_in_place[i].other);
+        s.size = 0;
+        put_u8(&s, 0);
+        put_string(&s, FUZZ_BLOB, cell->bytes, cell->size);
+        put_integer(&s, FUZZ_INTEGER, 7);
+        put_string(&s, FUZZ_BLOB, other->bytes, other->size);
+        put_u8(&s, 2);
+        put_row(&s, 7, 100, 0.01, "cuckoo");
+        put_row(&s, 8, 100, 0.01, "cuckoo");
+        put_u8(&s, 1 << 5);
+        write_file(dir, "fuzz_sql", cuckoo_in_place[i].name, s.bytes, s.size);
     }
 
     /* UTF-16le, blocked filters, TEXT keys, auto-sized builds ('BLOCKED' in capitals). */
@@ -319,10 +641,42 @@ static void write_sql_corpus(const char *dir, const filter *filters, size_t coun
     put_row(&s, 3, INT64_MAX, 0.01, "standard");           /* too big */
     put_row(&s, 4, 100, 1e-20, "standard");                /* k > 64 */
     put_row(&s, 5, 100, 0.6, "blocked");                   /* p > 0.5 for blocked */
-    put_row(&s, 6, 100, 0.01, "cuckoo");                   /* unknown layout */
+    put_row(&s, 6, 100, 0.01, "quotient");                 /* unknown layout */
     put_row(&s, 7, 100, 0.01, "standard");                 /* valid */
     put_row(&s, 8, 100, nextafter(0.01, 1.0), "standard"); /* a p that differs */
     write_file(dir, "fuzz_sql", "bad_build_parameters", s.bytes, s.size);
+
+    /* The cuckoo kind's build parameters: p below its limit and at its edge, n NULL (rule 4
+    ** (sized at the end): it needs n), one key 8 times (?2 the ninth), more keys than n holds. */
+    static const struct {
+        const char *name;
+        int rows;
+        int64_t key, n; /* n 0: NULL; key -1: the row's number */
+        double p;
+    } cuckoo_builds[] = {
+        {"cuckoo_p_1e-9", 2, -1, 100, 1e-9},     {"cuckoo_p_2e-9", 2, -1, 100, 2e-9},
+        {"cuckoo_auto_sized", 2, -1, 0, 0.01},   {"cuckoo_key_8_times", 8, 5, 100, 0.01},
+        {"cuckoo_over_capacity", 8, -1, 1, 0.5},
+    };
+    for (size_t i = 0; i < sizeof cuckoo_builds / sizeof cuckoo_builds[0]; i++) {
+        s.size = 0;
+        put_u8(&s, 0);
+        put_string(&s, FUZZ_BLOB, counting->bytes, counting->size);
+        put_integer(&s, FUZZ_INTEGER, 5);
+        put_null(&s);
+        put_u8(&s, cuckoo_builds[i].rows);
+        for (int row = 0; row < cuckoo_builds[i].rows; row++) {
+            put_integer(&s, FUZZ_INTEGER, cuckoo_builds[i].key < 0 ? row : cuckoo_builds[i].key);
+            if (cuckoo_builds[i].n == 0) {
+                put_null(&s);
+            } else {
+                put_integer(&s, FUZZ_INTEGER, cuckoo_builds[i].n);
+            }
+            put_real(&s, cuckoo_builds[i].p);
+            put_text(&s, "cuckoo");
+        }
+        write_file(dir, "fuzz_sql", cuckoo_builds[i].name, s.bytes, s.size);
+    }
 
     /* Valid parameters, but the layout changes between rows. */
     s.size = 0;
@@ -388,35 +742,81 @@ static void put_keys_of_every_type(seed *s) {
     put_integer(s, FUZZ_INTEGER, 5); /* a repeated key */
 }
 
-/* fuzz_roundtrip: every call of bloom_build, both layouts, the three encodings, small and
+/* Appends keys that saturate counters: the INTEGER 5 twenty times, the TEXT 'x' three times,
+** for fuzz_roundtrip. */
+static void put_repeated_keys(seed *s) {
+    put_u8(s, 23);
+    for (int i = 0; i < 20; i++) {
+        put_integer(s, FUZZ_INTEGER, 5);
+    }
+    for (int i = 0; i < 3; i++) {
+        put_text(s, "x");
+    }
+}
+
+/* The calls of bloom_build in fuzz_roundtrip's configuration byte. */
+enum { KEY_ONLY, N_P, STANDARD, BLOCKED, COUNTING, CUCKOO, CALLS };
+
+/* fuzz_roundtrip's configuration byte for the encoding (0 to 2), the call, and n as an
+** integral REAL (bit 7): modulo 3, the encoding; divided by 4, modulo 6, the call. */
+static unsigned roundtrip_configuration(unsigned encoding, unsigned call, int n_as_real) {
+    for (unsigned c = 0; c < 256; c++) {
+        if (c % 3 == encoding && (c / 4) % CALLS == call && (c >= 128) == (n_as_real != 0)) {
+            return c;
+        }
+    }
+    fuzz_fail("no configuration byte for encoding %u, call %u", encoding, call);
+}
+
+/* fuzz_roundtrip: every call of bloom_build, every layout, the three encodings, small and
 ** large rates, with corruptions of the bits only, of the header, and of the length. */
 static void write_roundtrip_corpus(const char *dir) {
     static const struct {
         const char *name;
-        unsigned configuration, n;
+        unsigned encoding, call;
+        int n_as_real;
+        unsigned n;
         double p;
         unsigned groups;
         int corruption; /* 0 none, 1 bits only, 2 header, 3 truncated, 4 extended */
+        int repeated;   /* keys repeated: counters saturate, a cuckoo filter has no room */
     } seeds[] = {
-        {"key_only", 0 * 4, 0, 0.01, 1, 1},
-        {"n_p", 1 * 4, 100, 0.01, 2, 2},
-        {"n_p_standard_utf16le", 2 * 4 + 1, 100, 0.001, 3, 3},
-        {"n_p_blocked", 3 * 4, 100, 0.01, 4, 4},
-        {"n_p_blocked_utf16be", 3 * 4 + 2, 30, 0.1, 2, 1},
-        {"auto_sized_blocked", 3 * 4, 0, 0.01, 1, 2},
-        {"integral_real_n", 2 * 4 + 16, 50, 0.05, 2, 0},
-        {"tiny_p_standard", 2 * 4, 20, 2e-19, 3, 1},
-        {"tiny_p_blocked", 3 * 4, 20, 1e-6, 3, 2},
-        {"large_p_blocked", 3 * 4, 20, 0.5, 2, 3},
+        {"key_only", 0, KEY_ONLY, 0, 0, 0.01, 1, 1, 0},
+        {"n_p", 0, N_P, 0, 100, 0.01, 2, 2, 0},
+        {"n_p_standard_utf16le", 1, STANDARD, 0, 100, 0.001, 3, 3, 0},
+        {"n_p_blocked", 0, BLOCKED, 0, 100, 0.01, 4, 4, 0},
+        {"n_p_blocked_utf16be", 2, BLOCKED, 0, 30, 0.1, 2, 1, 0},
+        {"auto_sized_blocked", 0, BLOCKED, 0, 0, 0.01, 1, 2, 0},
+        {"integral_real_n", 0, STANDARD, 1, 50, 0.05, 2, 0, 0},
+        {"tiny_p_standard", 0, STANDARD, 0, 20, 2e-19, 3, 1, 0},
+        {"tiny_p_blocked", 0, BLOCKED, 0, 20, 1e-6, 3, 2, 0},
+        {"large_p_blocked", 0, BLOCKED, 0, 20, 0.5, 2, 3, 0},
+        {"n_p_counting", 0, COUNTING, 0, 100, 0.01, 2, 1, 0},
+        {"n_p_counting_utf16be", 2, COUNTING, 0, 30, 0.1, 3, 2, 0},
+        {"auto_sized_counting", 1, COUNTING, 1, 0, 0.01, 1, 3, 0},
+        {"tiny_p_counting", 0, COUNTING, 0, 20, 2e-19, 2, 4, 0},
+        {"counting_saturated", 0, COUNTING, 1, 10, 0.1, 3, 1, 1},
+        {"standard_repeated_keys", 0, STANDARD, 0, 10, 0.1, 2, 0, 1},
+        {"n_p_cuckoo", 0, CUCKOO, 0, 100, 0.01, 2, 1, 0},
+        {"n_p_cuckoo_utf16le", 1, CUCKOO, 1, 30, 0.1, 3, 2, 0},
+        {"auto_sized_cuckoo", 2, CUCKOO, 0, 0, 0.01, 1, 0, 0},
+        {"tiny_p_cuckoo", 0, CUCKOO, 0, 20, 2e-9, 4, 4, 0},
+        {"large_p_cuckoo", 0, CUCKOO, 0, 25, 0.5, 2, 3, 0},
+        {"cuckoo_no_room", 0, CUCKOO, 0, 1, 0.01, 2, 0, 0},
+        {"cuckoo_repeated_keys", 0, CUCKOO, 0, 10, 0.1, 2, 0, 1},
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         seed s = {.size = 0};
-        put_u8(&s, seeds[i].configuration);
+        put_u8(&s, roundtrip_configuration(seeds[i].encoding, seeds[i].call, seeds[i].n_as_real));
         put_u16(&s, seeds[i].n);
-        int blocked = (seeds[i].configuration / 4) % 4 == 3;
-        put_u16(&s, rate_bytes(seeds[i].p, 0.5 * pow(10.0, blocked ? -5.7 : -18.5)));
+        double decades = seeds[i].call == BLOCKED ? 5.7 : seeds[i].call == CUCKOO ? 8.4 : 18.5;
+        put_u16(&s, rate_bytes(seeds[i].p, 0.5 * pow(10.0, -decades)));
         put_u8(&s, seeds[i].groups - 1);
-        put_keys_of_every_type(&s);
+        if (seeds[i].repeated) {
+            put_repeated_keys(&s);
+        } else {
+            put_keys_of_every_type(&s);
+        }
         switch (seeds[i].corruption) {
         case 1: /* two flips in the bit array */
             put_u8(&s, 2);
@@ -446,7 +846,7 @@ static void write_roundtrip_corpus(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-    static filter filters[64];
+    static filter filters[MAX_FILTERS];
     if (argc != 2) {
         fprintf(stderr, "usage: %s DIR\n", argv[0]);
         return 2;

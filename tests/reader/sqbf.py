@@ -3,6 +3,11 @@
 Written from docs/format.md alone (format version 1), without reading the extension's
 source: it exists to show that the specification is enough. Section numbers below are
 those of docs/format.md. Standard library plus the `xxhash` module (python3-xxhash).
+Kind 3 (format version 2) follows section 4.3's words; its author had seen the extension's
+counting code, so the two places where the words were not enough are marked "not in
+format.md" below. Kind 4 (the cuckoo filter, format version 2) was written from section 4.4 and
+section 5's kind-4 table alone, before its author read the extension's cuckoo code; what the
+words left open is marked "not in format.md" there too.
 """
 import math
 import struct
@@ -12,16 +17,37 @@ import xxhash
 
 MAGIC = b"SQBF"                       # section 1
 HEADER = 64                           # section 1: 64-byte header, then the body
-READER_VERSION = 1                    # section 2: the newest format version this reads
-KINDS = {1: "standard", 2: "blocked"}  # section 1, kinds table (names as bloom_info spells them)
+READER_VERSION = 2                    # section 2: the newest format version this reads
+# Section 1, kinds table, with the names bloom_build and bloom_info spell them ('counting' for
+# kind 3 is not in format.md: section 1 names only 'standard' and 'blocked').
+KINDS = {1: "standard", 2: "blocked", 3: "counting", 4: "cuckoo"}   # 4.4: layout "cuckoo"
+FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2}   # section 1: the format version defining each kind
 HASHES = {1: "xxh3-128"}              # section 1, key hashes table
-SEGMENT = {1: 64, 2: 512}             # section 4: m is a multiple of 64 (kind 1) or 512 (kind 2)
-RESERVED = list(range(12, 16)) + list(range(48, 64))  # section 4: reserved header bytes
+SEGMENT = {1: 64, 2: 512, 3: 64}      # sections 4.1-4.3: m is a positive multiple of these
+RESERVED = {                          # sections 4.1-4.3: the reserved header bytes
+    1: list(range(12, 16)) + list(range(48, 64)),
+    2: list(range(12, 16)) + list(range(48, 64)),
+    3: list(range(13, 16)) + list(range(48, 64)),   # byte 12 is the counter width
+    4: list(range(10, 16)) + list(range(48, 64)),   # 4.4: f at 8, slots per bucket at 9
+}
+COUNTER_BITS = 4                      # section 4.3: the counter width, the only one defined
+COUNTER_MAX = 15                      # section 4.3: a counter at 15 is saturated
 M64 = (1 << 64) - 1
+SLOTS = 4                             # section 4.4: slots per bucket, the only value defined
+MAX_KICKS = 500                       # section 4.4, add: evictions before the filter is full
 
 
 class FilterError(ValueError):
     """A BLOB that fails a check of section 5; str() is the spec's message."""
+
+
+class KeyAbsent(ValueError):
+    """Sections 4.3 and 4.4, remove: the key is certainly not in the filter (nothing
+    changes)."""
+
+
+class FilterFull(ValueError):
+    """Section 4.4, add and union: 500 kicks found no room (the filter is left as it was)."""
 
 
 @dataclass
@@ -36,6 +62,8 @@ class Filter:
     n: int
     p: float
     keys_added: int
+    fp_bits: int = 0          # kind 4 (section 4.4): f; its k and m are 0
+    buckets: int = 0          # kind 4: B
 
     @property
     def body(self):
@@ -72,9 +100,16 @@ def parse(blob):
                           "this one reads version %d" % (fv, mrv, READER_VERSION))
     if kind not in KINDS:
         raise FilterError("corrupt filter: unknown kind %d" % kind)
+    if mrv < FORMAT_VERSION[kind]:            # section 5: the version that defines the kind
+        raise FilterError("corrupt filter: kind %d is of format version %d, read by readers of "
+                          "version %d and later, not %d"
+                          % (kind, FORMAT_VERSION[kind], FORMAT_VERSION[kind], mrv))
     if khash not in HASHES:
         raise FilterError("corrupt filter: unknown hash %d" % khash)
-    # Section 4: the header shared by kinds 1 and 2.
+    if kind == 4:
+        return _parse_cuckoo(blob, fv, mrv, khash)
+    # Sections 4.1-4.3: the header, the same fields at the same offsets in every kind (kind 3
+    # puts its counter width in byte 12, reserved in kinds 1 and 2).
     k, = struct.unpack_from("<I", blob, 8)
     m, n = struct.unpack_from("<QQ", blob, 16)
     p, = struct.unpack_from("<d", blob, 32)
@@ -82,22 +117,70 @@ def parse(blob):
     if not 1 <= k <= 64:
         raise FilterError("corrupt filter: k = %d is outside 1..64" % k)
     seg = SEGMENT[kind]
-    if m == 0 or m % seg:
-        raise FilterError("corrupt filter: m = %d bits is not a positive multiple of %d"
-                          % (m, seg))
-    if len(blob) != HEADER + m // 8:
-        raise FilterError("corrupt filter: m = %d bits needs %d bytes, the BLOB has %d"
-                          % (m, HEADER + m // 8, len(blob)))
+    if kind == 3:                             # section 5, the table for kind 3
+        if blob[12] != COUNTER_BITS:
+            raise FilterError("corrupt filter: counters of %d bits, not %d"
+                              % (blob[12], COUNTER_BITS))
+        if m == 0 or m % seg:
+            raise FilterError("corrupt filter: m = %d counters is not a positive multiple of %d"
+                              % (m, seg))
+        if len(blob) != HEADER + m // 2:
+            raise FilterError("corrupt filter: m = %d counters need %d bytes, the BLOB has %d"
+                              % (m, HEADER + m // 2, len(blob)))
+    else:
+        if m == 0 or m % seg:
+            raise FilterError("corrupt filter: m = %d bits is not a positive multiple of %d"
+                              % (m, seg))
+        if len(blob) != HEADER + m // 8:
+            raise FilterError("corrupt filter: m = %d bits needs %d bytes, the BLOB has %d"
+                              % (m, HEADER + m // 8, len(blob)))
     if n < 1:
         raise FilterError("corrupt filter: capacity n = %d" % n)
     if not 0 < p < 1:                         # also refuses NaN
         raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
     if fv <= READER_VERSION:                  # section 2, "Reserved bytes"
-        for i in RESERVED:
+        for i in RESERVED[kind]:
             if blob[i]:
                 raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
                                   % (i, blob[i]))
     return Filter(blob, fv, mrv, kind, khash, k, m, n, p, keys_added)
+
+
+def _cuckoo_bytes(buckets, fp_bits):
+    """Section 4.4: the BLOB's length, 64 + ceil(4 B f / 8)."""
+    return HEADER + (SLOTS * buckets * fp_bits + 7) // 8
+
+
+def _parse_cuckoo(blob, fv, mrv, khash):
+    """Section 4.4's header, checked as section 5's table for kind 4 says, in its order."""
+    fp_bits, slots = blob[8], blob[9]
+    buckets, n = struct.unpack_from("<QQ", blob, 16)
+    p, = struct.unpack_from("<d", blob, 32)
+    keys, = struct.unpack_from("<Q", blob, 40)
+    if not 1 <= fp_bits <= 32:
+        raise FilterError("corrupt filter: fingerprints of %d bits, not 1 to 32" % fp_bits)
+    if slots != SLOTS:
+        raise FilterError("corrupt filter: buckets of %d slots, not %d" % (slots, SLOTS))
+    size = _cuckoo_bytes(buckets, fp_bits)
+    # "B >= 1, and the length below fits in 64 bits": one message for both, showing B (the
+    # table shows only B = 0: that a B too large prints the same is not in format.md).
+    if buckets < 1 or size > M64:
+        raise FilterError("corrupt filter: %d buckets" % buckets)
+    if len(blob) != size:
+        raise FilterError("corrupt filter: %d buckets of %d-bit fingerprints need %d bytes, "
+                          "the BLOB has %d" % (buckets, fp_bits, size, len(blob)))
+    if n < 1:
+        raise FilterError("corrupt filter: capacity n = %d" % n)
+    if not 0 < p < 1:
+        raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
+    if keys > SLOTS * buckets:
+        raise FilterError("corrupt filter: %d keys in %d slots" % (keys, SLOTS * buckets))
+    if fv <= READER_VERSION:
+        for i in RESERVED[4]:
+            if blob[i]:
+                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
+                                  % (i, blob[i]))
+    return Filter(blob, fv, mrv, 4, khash, 0, 0, n, p, keys, fp_bits, buckets)
 
 
 # ---- Section 3: keys and the key hash ------------------------------------------------
@@ -128,7 +211,7 @@ def key_hash(value):
     return h & M64, h >> 64
 
 
-# ---- Section 4.1/4.2: positions --------------------------------------------------------
+# ---- Sections 4.1-4.3: positions and cells ----------------------------------------------
 
 def _mix(z):
     """The splitmix64 finalizer (section 4, kind 1)."""
@@ -138,7 +221,7 @@ def _mix(z):
 
 
 def positions(kind, m, k, h1, h2):
-    if kind == 1:
+    if kind in (1, 3):                        # 4.3: kind 3 has kind 1's positions
         step = h2 | 1
         return [(m * _mix((h1 + i * step) & M64)) >> 64 for i in range(k)]
     if kind == 2:
@@ -155,15 +238,214 @@ def _bit(body, j):
     return (body[j >> 3] >> (j & 7)) & 1     # bit j: bit j mod 8 of body byte j div 8
 
 
+def _counter(body, j):
+    # Section 4.3: counter j is the low 4 bits of body byte j div 2 when j is even, the high 4
+    # bits when j is odd.
+    return (body[j >> 1] >> (4 * (j & 1))) & 0xF
+
+
+# For each byte of a counting filter's body, how many of its two counters are above 0, at 15.
+_NONZERO = bytes(((v & 0xF) != 0) + ((v >> 4) != 0) for v in range(256))
+_SATURATED = bytes(((v & 0xF) == COUNTER_MAX) + ((v >> 4) == COUNTER_MAX) for v in range(256))
+
+
+def cell(f, j):
+    """Position j of a filter: its bit (kinds 1, 2) or its counter (kind 3)."""
+    return _counter(f.body, j) if f.kind == 3 else _bit(f.body, j)
+
+
+def cells(f):
+    """Every position's bit or counter, as a list of m ints."""
+    body = f.body
+    if f.kind == 3:
+        return [(byte >> shift) & 0xF for byte in body for shift in (0, 4)]
+    return [int(c) for c in format(int.from_bytes(body, "little"), "0%db" % f.m)[::-1]]
+
+
+def probe_hash(f, h1, h2):
+    """might_contain for a key hash: 1 when every position's bit is set or counter above 0."""
+    if f.kind == 4:
+        return _cuckoo_probe(f, h1, h2)
+    body, pos = f.body, positions(f.kind, f.m, f.k, h1, h2)
+    if f.kind == 3:
+        return int(all(_counter(body, j) for j in pos))
+    return int(all(_bit(body, j) for j in pos))
+
+
 def might_contain(f, value):
-    """1 ("possibly present") when all k bits of the key are set, else 0."""
+    """1 ("possibly present") when all k bits of the key are set (counters above 0), else 0."""
     if not isinstance(f, Filter):
         f = parse(f)
     if value is None:
         return None  # NULL is never a key (section 3); through SQL it answers NULL
-    body = f.body
-    pos = positions(f.kind, f.m, f.k, *key_hash(value))
-    return int(all(_bit(body, j) for j in pos))
+    return probe_hash(f, *key_hash(value))
+
+
+# ---- Section 4.4: the cuckoo filter ------------------------------------------------------
+
+def _reduce(x, r):
+    """reduce(x, r) = floor(r x / 2^64) (section 4.4, as in 4.1)."""
+    return (r * x) >> 64
+
+
+def cuckoo_alt(i, fp, buckets):
+    """alt(i, fp) = (reduce(mix(fp), B) - i) mod B: the other bucket of fp in bucket i."""
+    return (_reduce(_mix(fp), buckets) - i) % buckets
+
+
+def cuckoo_place(fp_bits, buckets, h1, h2):
+    """(fp, i1, i2) of a key hash: its fingerprint and its two buckets (section 4.4)."""
+    fp = _reduce(h2, (1 << fp_bits) - 1) + 1
+    i1 = _reduce(h1, buckets)
+    return fp, i1, cuckoo_alt(i1, fp, buckets)
+
+
+def _slot(body, fp_bits, j):
+    """Slot j's field: bits j f .. j f + f - 1 of the body, least significant first."""
+    bit = j * fp_bits
+    chunk = int.from_bytes(body[bit >> 3:(bit >> 3) + 5], "little")
+    return (chunk >> (bit & 7)) & ((1 << fp_bits) - 1)
+
+
+def slots(f):
+    """Every slot's fingerprint (0: empty), slot s of bucket i at index 4 i + s."""
+    fb, count = f.fp_bits, SLOTS * f.buckets
+    bits = format(int.from_bytes(f.body, "little"), "0%db" % (8 * len(f.body)))[::-1]
+    return [int(bits[j * fb:(j + 1) * fb][::-1], 2) for j in range(count)]
+
+
+def _cuckoo_probe(f, h1, h2):
+    fp, i1, i2 = cuckoo_place(f.fp_bits, f.buckets, h1, h2)
+    body, fb = f.body, f.fp_bits
+    return int(any(_slot(body, fb, SLOTS * i + s) == fp for i in (i1, i2) for s in range(SLOTS)))
+
+
+def _first_empty(table, b, fp):
+    """Put fp in the first empty slot (lowest s) of bucket b; False if there is none."""
+    for j in range(SLOTS * b, SLOTS * b + SLOTS):
+        if table[j] == 0:
+            table[j] = fp
+            return True
+    return False
+
+
+def _cuckoo_insert(table, buckets, fp, i1, seed):
+    """Section 4.4, add, of fp whose first bucket is i1, with the kicks' seed: True when it
+    found room. On False the table is changed: the caller keeps a copy."""
+    i2 = cuckoo_alt(i1, fp, buckets)
+    if _first_empty(table, i1, fp) or _first_empty(table, i2, fp):
+        return True
+    b = i2 if _mix(seed) & 1 else i1
+    for kick in range(MAX_KICKS):
+        s = _mix((seed + kick + 1) & M64) >> 62
+        j = SLOTS * b + s
+        table[j], fp = fp, table[j]
+        b = cuckoo_alt(b, fp, buckets)
+        if _first_empty(table, b, fp):
+            return True
+    return False
+
+
+def write_cuckoo(buckets, fp_bits, n, p, keys, table):
+    """A kind-4 filter from its header fields and its 4B slots, as this writer writes it
+    (section 2: format version 2 as both versions, reserved bytes 0; section 4.4: the bits
+    after the last slot 0)."""
+    fv = FORMAT_VERSION[4]
+    header = (MAGIC + bytes([fv, fv, 4, 1, fp_bits, SLOTS]) + bytes(6)
+              + struct.pack("<QQdQ", buckets, n, p, keys) + bytes(16))
+    size = _cuckoo_bytes(buckets, fp_bits) - HEADER
+    bits = "".join(format(v, "0%db" % fp_bits)[::-1] for v in table)
+    body = int(bits[::-1] or "0", 2).to_bytes(size, "little")
+    blob = header + body
+    parse(blob)
+    return blob
+
+
+def build_cuckoo(buckets, fp_bits, n, p, keys):
+    """A cuckoo filter of B buckets and f-bit fingerprints holding `keys` added in order
+    (None skipped); FilterFull if one finds no room."""
+    table = [0] * (SLOTS * buckets)
+    count = 0
+    for key in keys:
+        if key is None:
+            continue
+        h1, h2 = key_hash(key)
+        fp, i1, _ = cuckoo_place(fp_bits, buckets, h1, h2)
+        if not _cuckoo_insert(table, buckets, fp, i1, h1):
+            raise FilterFull(key)
+        count += 1
+    return write_cuckoo(buckets, fp_bits, n, p, count, table)
+
+
+def cuckoo_size(n, p):
+    """Section 4.4, sizing (informative): (B, f) for n keys at rate p."""
+    fp_bits = 1
+    while 2 * 4 * 0.95 / ((1 << fp_bits) - 1) > p:
+        fp_bits += 1
+    b = n / (4 * 0.95)
+    return math.ceil(b + 2 * math.sqrt(b)), fp_bits
+
+
+def _cuckoo_add(f, value):
+    table = slots(f)
+    h1, h2 = key_hash(value)
+    fp, i1, _ = cuckoo_place(f.fp_bits, f.buckets, h1, h2)
+    if not _cuckoo_insert(table, f.buckets, fp, i1, h1):
+        raise FilterFull(value)             # the filter is left as it was
+    return write_cuckoo(f.buckets, f.fp_bits, f.n, f.p, min(f.keys_added + 1, SLOTS * f.buckets),
+                        table)
+
+
+def _cuckoo_remove(f, value):
+    table = slots(f)
+    fp, i1, i2 = cuckoo_place(f.fp_bits, f.buckets, *key_hash(value))
+    for b in (i1, i2):
+        for j in range(SLOTS * b, SLOTS * b + SLOTS):
+            if table[j] == fp:
+                table[j] = 0
+                # "keys - 1": that it is kept at 0 (a header whose keys is below the slots
+                # in use) is not in format.md for kind 4; 4.3 says so for kind 3.
+                return write_cuckoo(f.buckets, f.fp_bits, f.n, f.p, max(f.keys_added - 1, 0),
+                                    table)
+    raise KeyAbsent(value)
+
+
+def _cuckoo_union(a, b):
+    if (a.key_hash, a.buckets, a.fp_bits) != (b.key_hash, b.buckets, b.fp_bits):
+        raise ValueError("incompatible filters")
+    table = slots(a)                          # a copy of the first
+    for j, fp in enumerate(slots(b)):         # bucket by bucket, slot by slot
+        if fp:
+            i, s = divmod(j, SLOTS)
+            if not _cuckoo_insert(table, a.buckets, fp, i, _mix(i) ^ fp ^ s):
+                raise FilterFull(j)
+    # "keys summed, kept at 4B"; the n and p of the first: "a copy of the first" (not said in
+    # so many words for kind 4, as 4.1 and 4.3 say it).
+    return write_cuckoo(a.buckets, a.fp_bits, a.n, a.p,
+                        min(a.keys_added + b.keys_added, SLOTS * a.buckets), table)
+
+
+def _cuckoo_info(f):
+    """Section 4.4, derived figures."""
+    table = slots(f)
+    used = sum(1 for v in table if v)
+    total = SLOTS * f.buckets
+    if used == 0:
+        fp = 0.0
+    elif f.fp_bits == 1:
+        fp = 1.0
+    else:
+        # 1 - (1 - 1/(2^f - 1))^(8U/4B), evaluated as section 4.1 advises for its figures
+        # (1 - x)^y as exp(y log1p(-x)), 1 - e^z as -expm1(z): literally, 1 - 1/(2^f - 1)
+        # rounds, and the rate loses up to 8 digits at f = 32. (Section 4.4 does not say how.)
+        fp = -math.expm1(8 * used / total * math.log1p(-1 / ((1 << f.fp_bits) - 1)))
+    return {
+        "format_version": f.format_version, "min_reader_version": f.min_reader_version,
+        "layout": KINDS[4], "hash": HASHES[f.key_hash], "fingerprint_bits": f.fp_bits,
+        "buckets": f.buckets, "slots_per_bucket": f.blob[9], "bytes": len(f.blob), "n": f.n,
+        "p": f.p, "keys_added": f.keys_added, "slots_used": used, "load_factor": used / total,
+        "estimated_fp_rate": fp, "over_capacity": f.keys_added > f.n,
+    }
 
 
 # ---- Section 4: derived figures (what bloom_info reports) ------------------------------
@@ -172,12 +454,19 @@ def info(f):
     """bloom_info's fields: the header (section 4's table) and the derived figures."""
     if not isinstance(f, Filter):
         f = parse(f)
+    if f.kind == 4:
+        return _cuckoo_info(f)
     m, k, body = f.m, f.k, f.body
-    b = m if f.kind == 1 else 512             # bits per segment
+    if f.kind == 3:
+        # Section 4.3, derived figures: kind 1's, with X the counters above 0.
+        counts = [sum(body.translate(_NONZERO))]
+        b = m
+    else:
+        b = m if f.kind == 1 else 512         # bits per segment
+        seg_bytes = b // 8
+        counts = [int.from_bytes(body[i * seg_bytes:(i + 1) * seg_bytes], "little").bit_count()
+                  for i in range(m // b)]
     L = m // b                                # segments
-    seg_bytes = b // 8
-    counts = [int.from_bytes(body[i * seg_bytes:(i + 1) * seg_bytes], "little").bit_count()
-              for i in range(L)]
     X = sum(counts)
     fp = sum((x / b) ** k for x in counts) / L
     # Section 4's formulas, with ln(1 - x) computed as log1p(-x) and e^x - 1 as expm1(x), as
@@ -201,13 +490,22 @@ def info(f):
         # Section 4: a Var(X) that rounding makes negative (k = 1, one key) counts as 0.
         err = math.sqrt(max(var, 0.0)) / (m * a * -ln1m(u))
     over = f.keys_added > f.n and (X == m or est - f.n > 4 * err)
-    return {
+    out = {
         "format_version": f.format_version, "min_reader_version": f.min_reader_version,
         "layout": KINDS[f.kind], "hash": HASHES[f.key_hash], "k": k, "m": m,
         "bytes": len(f.blob), "n": f.n, "p": f.p, "keys_added": f.keys_added,
         "bits_set": X, "fill_ratio": X / m, "estimated_keys": est,
         "estimated_keys_error": err, "estimated_fp_rate": fp, "over_capacity": over,
     }
+    if f.kind == 3:
+        # Section 4.3: counters_nonzero in place of bits_set, plus counter_bits and
+        # counters_saturated. (The header's "keys" keeps kind 1's name, keys_added: not in
+        # format.md.)
+        del out["bits_set"]
+        out["counters_nonzero"] = X
+        out["counter_bits"] = f.blob[12]
+        out["counters_saturated"] = sum(body.translate(_SATURATED))
+    return out
 
 
 def printed(name, value):
@@ -221,20 +519,93 @@ def printed(name, value):
 
 # ---- Writing (sections 1, 2 and 4) --------------------------------------------------------
 
+def write(kind, m, k, n, p, keys_added, values):
+    """A filter of the given kind from its header fields and its m bits or counters, as a
+    writer of this version writes it (section 2): the kind's format version as both versions,
+    reserved bytes 0."""
+    fv = FORMAT_VERSION[kind]
+    width = COUNTER_BITS if kind == 3 else 0  # section 4.3: byte 12, the counter width
+    header = (MAGIC + bytes([fv, fv, kind, 1]) + struct.pack("<IB3x", k, width)
+              + struct.pack("<QQdQ", m, n, p, keys_added) + bytes(16))
+    if kind == 3:                             # counter j: low half of byte j div 2 if j even
+        body = bytes(lo | hi << 4 for lo, hi in zip(values[0::2], values[1::2]))
+    else:                                     # bit j: bit j mod 8 of byte j div 8
+        body = int("".join("1" if v else "0" for v in reversed(values)) or "0",
+                   2).to_bytes(m // 8, "little")
+    blob = header + body
+    parse(blob)                               # what we write must pass our own checks
+    return blob
+
+
+def _distinct(f_kind, m, k, value):
+    """{counter: t_c}: each distinct position of the key and how many of its k it is (4.3)."""
+    times = {}
+    for j in positions(f_kind, m, k, *key_hash(value)):
+        times[j] = times.get(j, 0) + 1
+    return times
+
+
+def _add(kind, m, k, values, value):
+    top = COUNTER_MAX if kind == 3 else 1     # a bit is a counter that stops at 1
+    for j, t in _distinct(kind, m, k, value).items():
+        values[j] = min(top, values[j] + t)   # section 4.3, add: min(15, value + t_c)
+
+
 def build(kind, m, k, n, p, keys, keys_added=None):
-    """Write a version-1 filter of the given kind and size holding `keys` (None skipped)."""
-    bits = bytearray(m // 8)
+    """Write a filter of the given kind and size holding `keys` (None skipped), in the
+    format version that defines the kind."""
+    values = [0] * m
     count = 0
     for key in keys:
         if key is None:
             continue
         count += 1
-        for j in positions(kind, m, k, *key_hash(key)):
-            bits[j >> 3] |= 1 << (j & 7)
+        _add(kind, m, k, values, key)
     if keys_added is None:
-        keys_added = count
-    header = (MAGIC + bytes([1, 1, kind, 1]) + struct.pack("<II", k, 0)
-              + struct.pack("<QQdQ", m, n, p, keys_added) + bytes(16))
-    blob = header + bytes(bits)
-    parse(blob)                               # what we write must pass our own checks
-    return blob
+        keys_added = min(count, M64)
+    return write(kind, m, k, n, p, keys_added, values)
+
+
+def add(f, value):
+    """bloom_add: the key's positions set (counters raised), one more key (kept at 2^64 - 1)."""
+    if not isinstance(f, Filter):
+        f = parse(f)
+    if f.kind == 4:
+        return _cuckoo_add(f, value)
+    values = cells(f)
+    _add(f.kind, f.m, f.k, values, value)
+    return write(f.kind, f.m, f.k, f.n, f.p, min(f.keys_added + 1, M64), values)
+
+
+def remove(f, value):
+    """Section 4.3, remove, of a counting filter: KeyAbsent if a counter of the key is below
+    the times the key has it; else each counter below 15 lowered by those times, keys - 1
+    (kept at 0)."""
+    if not isinstance(f, Filter):
+        f = parse(f)
+    if f.kind == 4:
+        return _cuckoo_remove(f, value)
+    if f.kind != 3:
+        raise ValueError("only a counting or cuckoo filter removes keys")
+    values = cells(f)
+    times = _distinct(f.kind, f.m, f.k, value)
+    if any(values[j] < t for j, t in times.items()):
+        raise KeyAbsent(value)
+    for j, t in times.items():
+        if values[j] < COUNTER_MAX:
+            values[j] -= t
+    return write(f.kind, f.m, f.k, f.n, f.p, max(f.keys_added - 1, 0), values)
+
+
+def union(a, b):
+    """bloom_union of two filters of one kind, key hash, m and k: bits ORed (4.1, 4.2) or
+    counters added and kept at 15 (4.3); keys summed (kept at 2^64 - 1); n and p of a."""
+    a = a if isinstance(a, Filter) else parse(a)
+    b = b if isinstance(b, Filter) else parse(b)
+    if a.kind == 4 and b.kind == 4:
+        return _cuckoo_union(a, b)
+    if (a.kind, a.key_hash, a.m, a.k) != (b.kind, b.key_hash, b.m, b.k):
+        raise ValueError("incompatible filters")
+    top = COUNTER_MAX if a.kind == 3 else 1
+    values = [min(top, x + y) for x, y in zip(cells(a), cells(b))]
+    return write(a.kind, a.m, a.k, a.n, a.p, min(a.keys_added + b.keys_added, M64), values)

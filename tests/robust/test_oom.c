@@ -222,6 +222,30 @@ static const operation operations[] = {
      "SELECT bloom_build(substr(k, 2), 1000, 0.01), bloom_build(zeroblob(rowid % 13), 20, 0.01) "
      "FROM keys",
      "x'5351424601"},
+    {"build, counting", 0, "SELECT bloom_build(k, 1000, 0.01, 'counting') FROM keys",
+     "x'5351424602"},
+    {"build, cuckoo", 0, "SELECT bloom_build(k, 1000, 0.01, 'cuckoo') FROM keys",
+     "x'5351424602020401"},
+    {"bloom_remove and bloom_add, cuckoo", 0,
+     "SELECT bloom_remove(f, 'key 1'), bloom_add(f, 'new') FROM filters WHERE name = 'cuckoo'",
+     "x'5351424602020401"},
+    {"in place: cuckoo, remove a key that is not there", 0,
+     "SELECT bloom_remove_in_place('filters', 'f', 5, 'absent key')",
+     "error 1: bloom_remove_in_place: the key 'absent key' is not in the filter"},
+    {"bloom_remove, counting", 0,
+     "SELECT bloom_remove(f, 'key 1') FROM filters WHERE name = "
+     "'counting'",
+     "x'5351424602"},
+    {"in place: probe", 0,
+     "SELECT sum(bloom_might_contain_in_place('filters', 'f', 1, k)), "
+     "sum(bloom_might_contain_in_place('main.filters', 'f', 4, k)), "
+     "sum(bloom_might_contain_in_place('filters', 'f', 5, k)) FROM keys WHERE rowid <= 10",
+     "1:10|1:10|1:10\n"},
+    {"in place: add a key that is there", 0,
+     "SELECT bloom_add_in_place('filters', 'f', 1, 'key 1')", "1:0\n"},
+    {"in place: remove a key that is not there", 0,
+     "SELECT bloom_remove_in_place('filters', 'f', 4, 'absent key')",
+     "error 1: bloom_remove_in_place: the key 'absent key' is not in the filter"},
     {"build, UTF-16 database", 1, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601"},
     {"probe, bound filters", 0,
      "SELECT sum(bloom_might_contain(?1, k)), sum(bloom_might_contain(?2, k)), "
@@ -285,6 +309,8 @@ static const char fixture_sql[] =
     "INSERT INTO filters SELECT 'a', bloom_build(k, 1000, 0.01) FROM keys;"
     "INSERT INTO filters SELECT 'blocked', bloom_build(k, 1000, 0.01, 'blocked') FROM keys;"
     "INSERT INTO filters SELECT 'small', bloom_build(k, 10, 0.01) FROM keys;"
+    "INSERT INTO filters SELECT 'counting', bloom_build(k, 1000, 0.01, 'counting') FROM keys;"
+    "INSERT INTO filters SELECT 'cuckoo', bloom_build(k, 1000, 0.01, 'cuckoo') FROM keys;"
     "CREATE TABLE parts(g INTEGER, f BLOB);"
     "INSERT INTO parts SELECT g, bloom_build(k, 1000, 0.01) FROM keys GROUP BY g;"
     "INSERT INTO parts VALUES (NULL, NULL);";
@@ -345,7 +371,7 @@ static blob read_filter(sqlite3 *db, const char *name) {
 static const char health_sql[] =
     "SELECT count(*), (SELECT bloom_might_contain(bloom_build(1, 10, 0.1), 1)), "
     "(SELECT count(*) FROM filters) FROM keys";
-static const char health_answer[] = "1:400|1:1|1:3\n";
+static const char health_answer[] = "1:400|1:1|1:5\n";
 
 /* Whether sql, without parameters, gives exactly answer on db; prints what it gave if not. */
 static int answers(sqlite3 *db, const char *sql, const char *answer) {
@@ -366,22 +392,27 @@ static int connection_is_healthy(sqlite3 *db) {
     return answers(db, health_sql, health_answer);
 }
 
+/* Makes the connection's error value as large as any message will need: "no such function:
+** xxx...", longer than any message of the operations. */
+static void grow_error_value(sqlite3 *db) {
+    static const blob none[2] = {{NULL, 0}, {NULL, 0}};
+    char sql[600] = "SELECT ";
+    text rows = {NULL, 0, 0};
+    text_append(&rows, "", 0);
+    memset(sql + 7, 'x', 500);
+    memcpy(sql + 507, "()", 3);
+    CHECK(run_statement(db, sql, none, &rows) == SQLITE_ERROR);
+    free(rows.data);
+}
+
 /*
 ** Brings db to the state every failing run starts from, so that the memory a run leaves
 ** behind is the run's own: the connection's error value is made as large as any message
 ** will need (SQLite keeps its buffer), and the health query has run once.
 */
 static void settle_connection(sqlite3 *db) {
-    static const blob none[2] = {{NULL, 0}, {NULL, 0}};
-    char sql[600] = "SELECT ";
-    text rows = {NULL, 0, 0};
-    text_append(&rows, "", 0);
-    /* "no such function: xxx...": longer than any message of the operations. */
-    memset(sql + 7, 'x', 500);
-    memcpy(sql + 507, "()", 3);
-    CHECK(run_statement(db, sql, none, &rows) == SQLITE_ERROR);
+    grow_error_value(db);
     CHECK(connection_is_healthy(db));
-    free(rows.data);
 }
 
 /* What one pass over an operation came to. */
@@ -422,6 +453,10 @@ static tally fail_each_allocation(sqlite3 *db, const operation *op, const blob *
         arm(fail_at, persistent);
         int rc = run_statement(db, op->sql, parameters, &rows);
         long long failures = disarm();
+        /* A statement that a function prepares (the in-place functions ask the authorizer so)
+        ** and that fails for want of memory frees the connection's error value: grown again,
+        ** it takes its usual memory, so that what is left is the run's own. */
+        grow_error_value(db);
         sqlite3_int64 memory_after = sqlite3_memory_used();
         int nomem = (rc & 0xFF) == SQLITE_NOMEM;
         /* Before a NOMEM, only rows of the correct result; otherwise the correct result. */

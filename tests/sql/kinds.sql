@@ -2,9 +2,9 @@
 -- so a kind added to the extension adds one row here (the first statement fails until it
 -- does) and is held to all of it.
 CREATE TABLE kinds(name TEXT PRIMARY KEY);
-INSERT INTO kinds VALUES ('standard'), ('blocked');
+INSERT INTO kinds VALUES ('standard'), ('blocked'), ('counting'), ('cuckoo');
 SELECT bloom_build(1, 10, 0.01, 'no such kind');
--- error: bloom_build: layout must be 'standard' or 'blocked', got 'no such kind'
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting' or 'cuckoo', got 'no such kind'
 
 -- 2,000 keys of every type, and as many absent ones.
 CREATE TABLE keys(i INTEGER, k);
@@ -21,10 +21,14 @@ SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kinds, keys GROUP BY nam
 -- Rule 7 (probe): every key added probes 1, an INTEGER also as the equal REAL (rule 5 (keys)).
 SELECT name, sum(bloom_might_contain(f, k)), count(*) FROM built, keys GROUP BY name ORDER BY name;
 -- => blocked|2000|2000
+-- => counting|2000|2000
+-- => cuckoo|2000|2000
 -- => standard|2000|2000
 SELECT name, sum(bloom_might_contain(f, CAST(k AS REAL))) FROM built, keys
 WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 -- => blocked|500
+-- => counting|500
+-- => cuckoo|500
 -- => standard|500
 
 -- Keys never added: false positives near the target of 1 % (20 expected; 3 to 41 is about 4
@@ -32,44 +36,67 @@ WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 SELECT name, sum(bloom_might_contain(f, k)) BETWEEN 3 AND 41 FROM built, absent
 GROUP BY name ORDER BY name;
 -- => blocked|1
+-- => counting|1
+-- => cuckoo|1
 -- => standard|1
 SELECT name, (SELECT sum(bloom_might_contain(empty.f, k)) FROM keys)
 FROM (SELECT name, bloom_build(NULL, 100, 0.01, name) AS f FROM kinds GROUP BY name) AS empty
 ORDER BY name;
 -- => blocked|0
+-- => counting|0
+-- => cuckoo|0
 -- => standard|0
 
--- Rule 4 (sized at the end): the same bytes as with n the number of distinct keys.
-SELECT name, (SELECT bloom_build(k, NULL, 0.01, name) FROM keys) = f FROM built ORDER BY name;
+-- Rule 4 (sized at the end): the same bytes as with n the number of distinct keys; a kind that
+-- counts repeats needs n.
+SELECT name, (SELECT bloom_build(k, NULL, 0.01, name) FROM keys) = f FROM built
+WHERE name NOT IN ('counting', 'cuckoo') ORDER BY name;
 -- => blocked|1
 -- => standard|1
+SELECT bloom_build(k, NULL, 0.01, 'counting') FROM keys;
+-- error: bloom_build: a 'counting' filter counts every repeat of a key, so it cannot be sized at the end from the distinct keys: give n
 
 -- Rule 10 (union): the union of filters built over parts is the filter built over the whole,
--- as an aggregate and as a scalar of two parts.
+-- as an aggregate and as a scalar of two parts; a cuckoo filter's union holds the same keys,
+-- placed in another order.
 CREATE TABLE parts AS
 SELECT name, i % 3 AS part, bloom_build(k, 2000, 0.01, name) AS f FROM kinds, keys
 GROUP BY name, part;
-SELECT b.name, (SELECT bloom_union(f) FROM parts WHERE parts.name = b.name) = b.f
-FROM built AS b ORDER BY b.name;
+CREATE TABLE unions AS SELECT name, bloom_union(f) AS f FROM parts GROUP BY name;
+SELECT u.name, u.f = b.f FROM unions AS u JOIN built AS b USING (name) ORDER BY u.name;
 -- => blocked|1
+-- => counting|1
+-- => cuckoo|0
 -- => standard|1
+SELECT name, (SELECT sum(bloom_might_contain(f, k)) FROM keys),
+       json_extract(bloom_info(f), '$.keys_added') FROM unions ORDER BY name;
+-- => blocked|2000|2000
+-- => counting|2000|2000
+-- => cuckoo|2000|2000
+-- => standard|2000|2000
 SELECT p0.name, bloom_union(p0.f, p1.f) = (SELECT bloom_union(f) FROM parts
                                           WHERE name = p0.name AND part < 2)
 FROM parts AS p0, parts AS p1
 WHERE p0.name = p1.name AND p0.part = 0 AND p1.part = 1 ORDER BY p0.name;
 -- => blocked|1
+-- => counting|1
+-- => cuckoo|1
 -- => standard|1
 
 -- Rule 9 (add): the filter of 1,999 keys with the last one added is the filter of all 2,000.
 SELECT name, bloom_add((SELECT bloom_build(k, 2000, 0.01, name) FROM keys WHERE i < 1999),
                        (SELECT k FROM keys WHERE i = 1999)) = f FROM built ORDER BY name;
 -- => blocked|1
+-- => counting|1
+-- => cuckoo|1
 -- => standard|1
 
 -- Rule 11 (info): the kind's name, the keys added, and within capacity.
 SELECT name, json_extract(bloom_info(f), '$.layout') = name, json_extract(bloom_info(f), '$.keys_added'),
        json_extract(bloom_info(f), '$.over_capacity') FROM built ORDER BY name;
 -- => blocked|1|2000|0
+-- => counting|1|2000|0
+-- => cuckoo|1|2000|0
 -- => standard|1|2000|0
 
 -- Rule 8 (validation): the kind byte changed to one no kind has is refused (one kind's filter
@@ -82,3 +109,55 @@ FROM built WHERE name = 'standard';
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'standard' AND b.name = 'blocked';
 -- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and layout
+
+-- Rule 19 (in place): the keys added one by one where the filter is stored give the bytes
+-- bloom_build gives, and a probe there answers as bloom_might_contain, present or absent.
+-- (In a transaction: in autocommit, a SELECT commits each call of a writer as it returns.)
+CREATE TABLE stored(name TEXT, f BLOB);
+INSERT INTO stored SELECT name, bloom_empty(2000, 0.01, name) FROM kinds ORDER BY rowid;
+BEGIN;
+SELECT kinds.name, count(bloom_add_in_place('stored', 'f', kinds.rowid, k)) FROM kinds, keys
+GROUP BY kinds.name ORDER BY kinds.name;
+-- => blocked|2000
+-- => counting|2000
+-- => cuckoo|2000
+-- => standard|2000
+SELECT s.name, s.f = b.f FROM stored AS s JOIN built AS b USING (name) ORDER BY s.name;
+-- => blocked|1
+-- => counting|1
+-- => cuckoo|1
+-- => standard|1
+SELECT s.name, sum(bloom_might_contain_in_place('stored', 'f', s.rowid, k) = bloom_might_contain(s.f, k))
+FROM stored AS s, (SELECT k FROM keys UNION ALL SELECT k FROM absent) GROUP BY s.name ORDER BY s.name;
+-- => blocked|4000
+-- => counting|4000
+-- => cuckoo|4000
+-- => standard|4000
+
+-- Rule 20 (remove): the kinds that can, remove; the others say which can.
+SELECT s.name, count(bloom_remove_in_place('stored', 'f', s.rowid, k)) FROM stored AS s, keys
+WHERE s.name IN ('counting', 'cuckoo') AND i % 2 = 0 GROUP BY s.name ORDER BY s.name;
+-- => counting|1000
+-- => cuckoo|1000
+-- The keys left all probe 1 and are counted; the removed ones mostly probe 0 (about 1 %
+-- false positives: at most 41, as above).
+SELECT s.name, (SELECT sum(bloom_might_contain(s.f, k)) FROM keys WHERE i % 2 = 1),
+       (SELECT sum(bloom_might_contain(s.f, k)) FROM keys WHERE i % 2 = 0) <= 41,
+       json_extract(bloom_info(s.f), '$.keys_added')
+FROM stored AS s WHERE s.name IN ('counting', 'cuckoo') ORDER BY s.name;
+-- => counting|1000|1|1000
+-- => cuckoo|1000|1|1000
+-- In place or copying, the same removals give the same bytes.
+WITH RECURSIVE r(i, f) AS (
+  SELECT 0, f FROM built WHERE name = 'cuckoo'
+  UNION ALL SELECT i + 2, bloom_remove(f, (SELECT k FROM keys WHERE keys.i = r.i)) FROM r WHERE i < 2000)
+SELECT f = (SELECT f FROM stored WHERE name = 'cuckoo') FROM r WHERE i = 2000;
+-- => 1
+SELECT s.f = (SELECT bloom_build(k, 2000, 0.01, 'counting') FROM keys WHERE i % 2 = 1)
+FROM stored AS s WHERE s.name = 'counting';
+-- => 1
+COMMIT;
+SELECT bloom_remove(f, 1) FROM built WHERE name = 'blocked';
+-- error: bloom_remove: a 'blocked' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
+SELECT bloom_remove_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'standard';
+-- error: bloom_remove_in_place: a 'standard' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys

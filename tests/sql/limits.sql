@@ -150,3 +150,46 @@ SELECT bloom_union(k_65, k_65) FROM crafted;
 SELECT length(@big), bloom_might_contain(@big, 1), json_extract(i, '$.k'), json_extract(i, '$.bits_set')
 FROM (SELECT bloom_info(bloom_add(@big, 1)) AS i);
 -- => 100000064|0|7|7
+
+-- The counting and cuckoo kinds at their limits.
+-- The smallest: n = 1 (one 64-counter word; two buckets of 10-bit fingerprints).
+SELECT length(f), bloom_might_contain(f, 1), bloom_might_contain(f, 2), bloom_might_contain(bloom_remove(f, 1), 1)
+FROM (SELECT bloom_build(1, 1, 0.01, 'counting') AS f);
+-- => 96|1|0|0
+SELECT length(f), json_extract(bloom_info(f), '$.buckets'), json_extract(bloom_info(f), '$.fingerprint_bits'),
+       bloom_might_contain(f, 1), bloom_might_contain(bloom_remove(f, 1), 1)
+FROM (SELECT bloom_build(1, 1, 0.01, 'cuckoo') AS f);
+-- => 74|2|10|1|0
+-- The largest n: no filter fits.
+--! needs exact reals
+SELECT bloom_build(1, 9223372036854775807, 0.01, 'counting');
+-- error TOOBIG: bloom_build: a filter for n = 9223372036854775807 at p = 0.01 needs 44203279704715720000 bytes, more than the length limit of 1000000000 bytes
+--! needs exact reals
+SELECT bloom_build(1, 9223372036854775807, 0.01, 'cuckoo');
+-- error TOOBIG: bloom_build: a filter for n = 9223372036854775807 at p = 0.01 needs 12136015853546290000 bytes, more than the length limit of 1000000000 bytes
+-- p at its extremes: the cuckoo filter's fingerprints go from 4 bits (p just under 1) to 32
+-- (p >= 1.77e-9); the counting filter takes what the standard one takes.
+SELECT json_extract(bloom_info(bloom_build(1, 1000, 0.9999, 'cuckoo')), '$.fingerprint_bits'),
+       json_extract(bloom_info(bloom_build(1, 1000, 0.5, 'cuckoo')), '$.fingerprint_bits'),
+       json_extract(bloom_info(bloom_build(1, 1000, 1.8e-9, 'cuckoo')), '$.fingerprint_bits'),
+       json_extract(bloom_info(bloom_build(1, 1000, 4e-20, 'counting')), '$.k');
+-- => 4|5|32|64
+SELECT bloom_build(1, 1000, 1.7e-9, 'cuckoo');
+-- error: bloom_build: a 'cuckoo' filter needs p >= 1.77e-09 (fingerprints of at most 32 bits), got 1.7e-09
+SELECT bloom_empty(1000, 1e-12, 'cuckoo');
+-- error: bloom_empty: a 'cuckoo' filter needs p >= 1.77e-09 (fingerprints of at most 32 bits), got 1.0e-12
+-- At SQLITE_LIMIT_LENGTH: a filter of exactly the limit builds, one byte less is refused.
+--! limit length 4864
+SELECT length(bloom_build(k, 1000, 0.01, 'counting')) FROM keys;
+-- => 4864
+--! limit length 4863
+SELECT length(bloom_build(k, 1000, 0.01, 'counting')) FROM keys;
+-- error TOOBIG: bloom_build: a filter for n = 1000 at p = 0.01 needs 4864 bytes, more than the length limit of 4863 bytes
+--! limit length 1544
+SELECT length(bloom_build(k, 1000, 0.01, 'cuckoo')), json_extract(bloom_info(bloom_build(k, 1000, 0.01, 'cuckoo')), '$.buckets')
+FROM keys;
+-- => 1544|296
+--! limit length 1543
+SELECT length(bloom_build(k, 1000, 0.01, 'cuckoo')) FROM keys;
+-- error TOOBIG: bloom_build: a filter for n = 1000 at p = 0.01 needs 1544 bytes, more than the length limit of 1543 bytes
+--! limit length 1000000000

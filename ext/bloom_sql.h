@@ -1,0 +1,30 @@
+/*
+** bloom_sql.h: the parts of the Bloom kinds' SQL side that kinds built on a
+** Bloom filter (the counting filter) share.
+*/
+#ifndef BLOOM_SQL_H
+#define BLOOM_SQL_H
+
+#include "sql_api.h"
+
+#include "bloom_core.h"
+#include "bloom_model.h"
+#include "sql_kind.h"
+
+/*
+** Sizes a filter of layout's positions for n keys at common->p, whose
+** positions take position_bits bits each (1 for a bit, 4 for a counter), and
+** allocates common->blob, zeroed, and common->bytes; header receives the
+** sizing. design is the blocked layout's for p, or NULL. Returns 0 after
+** setting the error (rule 13 (memory and limits)).
+*/
+int bloom_sql_size(sqlite3_context *ctx, build_state *common, uint64_t n, int layout,
+                   const bloom_blocked_design *design, unsigned position_bits,
+                   bloom_header *header);
+
+/* Appends the Bloom fields of bloom_info for a filter f of header h and fill: positions names
+** the count of positions in use ("bits_set", "counters_nonzero"). */
+void bloom_sql_info(sqlite3_str *json, const filter_view *f, const bloom_header *h,
+                    const bloom_fill *fill, const char *positions);
+
+#endif /* BLOOM_SQL_H */

@@ -1,0 +1,356 @@
+/*
+** sql_stored.c: a filter in a table's cell, in place. See sql_stored.h.
+*/
+#include "sql_stored.h"
+
+#include "sql_error.h"
+
+#include <string.h>
+
+/* The cell a statement's calls name, checked once per statement (auxdata on COLUMN): whether
+** the authorizer lets the function read (and write) the column, and a query of its type. */
+typedef struct stored_target {
+    char *table_arg;  /* TABLE as given */
+    char *column_arg; /* COLUMN */
+    char *schema;     /* TABLE's schema, "main" when it names none */
+    char *table;
+    sqlite3_stmt *type_query; /* SELECT typeof(column) ... WHERE rowid = ?1 */
+} stored_target;
+
+/* Frees a stored_target (auxdata destructor). */
+static void free_target(void *p) {
+    stored_target *t = p;
+    if (t != NULL) {
+        sqlite3_finalize(t->type_query);
+        sqlite3_free(t->table_arg);
+        sqlite3_free(t->column_arg);
+        sqlite3_free(t->schema);
+        sqlite3_free(t->table);
+        sqlite3_free(t);
+    }
+}
+
+/* The arguments of the in-place functions. */
+enum { TABLE_ARGUMENT = 0, COLUMN_ARGUMENT = 1, ROWID_ARGUMENT = 2 };
+
+/* Prepares sql (from sqlite3_mprintf, freed here) on db: the statement, or NULL after setting
+** the error "FUNC: cannot ACTION SCHEMA.TABLE.COLUMN: SQLite's message" with SQLite's code. */
+static sqlite3_stmt *prepare_check(sqlite3_context *ctx, const char *func, const char *action,
+                                   const stored_target *t, char *sql) {
+    sqlite3 *db = sqlite3_context_db_handle(ctx);
+    sqlite3_stmt *stmt = NULL;
+    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    sqlite3_free(sql);
+    if (rc == SQLITE_NOMEM) {
+        sqlite3_result_error_nomem(ctx);
+    } else if (rc != SQLITE_OK) {
+        if (sql_errorf(ctx, "%s: cannot %s %s.%s.%s: %s", func, action, t->schema, t->table,
+                       t->column_arg, sqlite3_errmsg(db))) {
+            sqlite3_result_error_code(ctx, rc == SQLITE_AUTH ? SQLITE_AUTH : SQLITE_ERROR);
+        }
+    }
+    return stmt;
+}
+
+/* A copy of text in memory from sqlite3_malloc64, or NULL. */
+static char *copy_text(const char *text, size_t bytes) {
+    char *copy = sqlite3_malloc64(bytes + 1);
+    if (copy != NULL) {
+        memcpy(copy, text, bytes);
+        copy[bytes] = '\0';
+    }
+    return copy;
+}
+
+/* The target of TABLE and COLUMN, authorized for the function (rule 19 (in place)): asks the
+** authorizer by preparing, not running, an UPDATE of the column (writable) and the query of its
+** type. NULL after setting the error; *kept when it is the statement's auxdata. */
+static stored_target *find_target(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
+                                  int writable, int *kept) {
+    const char *table = (const char *)sqlite3_value_text(argv[TABLE_ARGUMENT]);
+    const char *column = (const char *)sqlite3_value_text(argv[COLUMN_ARGUMENT]);
+    if (sqlite3_value_type(argv[TABLE_ARGUMENT]) != SQLITE_TEXT || table == NULL) {
+        sql_error_value(ctx, func, "table must be a table's name as TEXT", argv[TABLE_ARGUMENT]);
+        return NULL;
+    }
+    if (sqlite3_value_type(argv[COLUMN_ARGUMENT]) != SQLITE_TEXT || column == NULL) {
+        sql_error_value(ctx, func, "column must be a column's name as TEXT", argv[COLUMN_ARGUMENT]);
+        return NULL;
+    }
+    stored_target *t = sqlite3_get_auxdata(ctx, COLUMN_ARGUMENT);
+    *kept = t != NULL && strcmp(t->table_arg, table) == 0 && strcmp(t->column_arg, column) == 0;
+    if (*kept) {
+        return t;
+    }
+    const char *dot = strchr(table, '.');
+    t = sqlite3_malloc(sizeof *t);
+    if (t != NULL) {
+        memset(t, 0, sizeof *t);
+        t->table_arg = copy_text(table, strlen(table));
+        t->column_arg = copy_text(column, strlen(column));
+        t->schema = dot != NULL ? copy_text(table, (size_t)(dot - table)) : copy_text("main", 4);
+        t->table =
+            dot != NULL ? copy_text(dot + 1, strlen(dot + 1)) : copy_text(table, strlen(table));
+    }
+    if (t == NULL || t->table_arg == NULL || t->column_arg == NULL || t->schema == NULL ||
+        t->table == NULL) {
+        free_target(t);
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    sqlite3_stmt *update = NULL;
+    if (writable) {
+        update = prepare_check(ctx, func, "update", t,
+                               sqlite3_mprintf("UPDATE \"%w\".\"%w\" SET \"%w\" = \"%w\" WHERE "
+                                               "rowid = ?1",
+                                               t->schema, t->table, column, column));
+    }
+    if (!writable || update != NULL) {
+        t->type_query = prepare_check(
+            ctx, func, "read", t,
+            sqlite3_mprintf("SELECT typeof(\"%w\") FROM \"%w\".\"%w\" WHERE rowid = ?1", column,
+                            t->schema, t->table));
+    }
+    sqlite3_finalize(update);
+    if (t->type_query == NULL) {
+        free_target(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Reads ROWID: an INTEGER, or a REAL with an integer's value. 0 after setting the error. */
+static int read_rowid(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                      sqlite3_int64 *rowid) {
+    double r = sqlite3_value_double(v);
+    if (sqlite3_value_type(v) == SQLITE_INTEGER) {
+        *rowid = sqlite3_value_int64(v);
+        return 1;
+    }
+    if (sqlite3_value_type(v) == SQLITE_FLOAT && r >= -9223372036854775808.0 &&
+        r < 9223372036854775808.0 && r == (double)(sqlite3_int64)r) {
+        *rowid = (sqlite3_int64)r;
+        return 1;
+    }
+    sql_error_value(ctx, func, "rowid must be an integer", v);
+    return 0;
+}
+
+/* Checks that the cell of rowid holds a BLOB, by the target's query of its type. 0 after
+** setting the error. */
+static int check_cell(sqlite3_context *ctx, const char *func, const stored_target *t,
+                      sqlite3_int64 rowid) {
+    sqlite3_stmt *q = t->type_query;
+    sqlite3_bind_int64(q, 1, rowid);
+    int rc = sqlite3_step(q);
+    char type[8] = "";
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(q, 0);
+        sqlite3_snprintf(sizeof type, type, "%s", text != NULL ? (const char *)text : "");
+    }
+    sqlite3_reset(q);
+    if (rc == SQLITE_DONE) {
+        sql_errorf(ctx, "%s: no row with rowid %lld in %s.%s", func, rowid, t->schema, t->table);
+    } else if (rc != SQLITE_ROW) {
+        sql_errorf(ctx, "%s: cannot read %s.%s.%s: %s", func, t->schema, t->table, t->column_arg,
+                   sqlite3_errstr(rc));
+    } else if (strcmp(type, "blob") != 0) {
+        sql_errorf(ctx, "%s: the filter must be a BLOB, got %s in %s.%s.%s, rowid %lld", func,
+                   strcmp(type, "null") == 0      ? "NULL"
+                   : strcmp(type, "text") == 0    ? "TEXT"
+                   : strcmp(type, "integer") == 0 ? "INTEGER"
+                                                  : "REAL",
+                   t->schema, t->table, t->column_arg, rowid);
+    }
+    return rc == SQLITE_ROW && strcmp(type, "blob") == 0;
+}
+
+/* Opens the blob handle of the cell and reads and validates the header. 0 after setting the
+** error. */
+static int open_cell(stored_filter *s, const stored_target *t, sqlite3_int64 rowid, int writable) {
+    sqlite3 *db = sqlite3_context_db_handle(s->ctx);
+    int rc = sqlite3_blob_open(db, t->schema, t->table, t->column_arg, rowid, writable, &s->blob);
+    if (rc != SQLITE_OK) {
+        sql_errorf(s->ctx, "%s: cannot %s %s: %s", s->func, writable ? "write" : "read", s->where,
+                   sqlite3_errmsg(db));
+        sqlite3_result_error_code(s->ctx, rc);
+        return 0;
+    }
+    uint64_t bytes = (uint64_t)sqlite3_blob_bytes(s->blob);
+    int head = bytes < FILTER_HEADER_BYTES ? (int)bytes : FILTER_HEADER_BYTES;
+    char why[FILTER_WHY_MAX];
+    memset(s->header, 0, sizeof s->header);
+    rc = sqlite3_blob_read(s->blob, s->header, head, 0);
+    if (rc != SQLITE_OK) {
+        s->rc = rc;
+        stored_io_error(s);
+        return 0;
+    }
+    if (filter_open(s->header, bytes, &s->view, why) != FILTER_OK) {
+        sql_errorf(s->ctx, "%s: %s (%s)", s->func, why, s->where);
+        return 0;
+    }
+    return 1;
+}
+
+int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, int writable,
+                stored_filter *s) {
+    sqlite3_int64 rowid;
+    int kept = 0;
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->func = func;
+    if (!read_rowid(ctx, func, argv[ROWID_ARGUMENT], &rowid)) {
+        return 0;
+    }
+    stored_target *t = find_target(ctx, func, argv, writable, &kept);
+    if (t == NULL) {
+        return 0;
+    }
+    int ok = check_cell(ctx, func, t, rowid);
+    if (ok) {
+        s->where =
+            sqlite3_mprintf("%s.%s.%s, rowid %lld", t->schema, t->table, t->column_arg, rowid);
+        if (s->where == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            ok = 0;
+        }
+    }
+    ok = ok && open_cell(s, t, rowid, writable);
+    if (!kept) { /* last: SQLite may free it at once */
+        sqlite3_set_auxdata(ctx, COLUMN_ARGUMENT, t, free_target);
+    }
+    if (!ok) {
+        stored_close(s);
+    }
+    return ok;
+}
+
+/* The line of s that holds byte offset, read from the cell the first time. NULL when the read
+** failed (s->rc says why). */
+static stored_line *line_at(stored_filter *s, uint64_t offset) {
+    uint64_t index = offset / STORED_LINE_BYTES;
+    for (int i = s->line_count - 1; i >= 0; i--) {
+        if (s->lines[i].index == index) {
+            return &s->lines[i];
+        }
+    }
+    if (s->line_count == s->line_capacity) {
+        int capacity = s->line_capacity ? 2 * s->line_capacity : 16;
+        stored_line *grown = sqlite3_realloc64(s->lines, (uint64_t)capacity * sizeof *grown);
+        if (grown == NULL) {
+            s->rc = SQLITE_NOMEM;
+            return NULL;
+        }
+        s->lines = grown;
+        s->line_capacity = capacity;
+    }
+    stored_line *line = &s->lines[s->line_count];
+    uint64_t start = index * STORED_LINE_BYTES;
+    line->index = index;
+    line->bytes = (uint32_t)(s->view.bytes - start < STORED_LINE_BYTES ? s->view.bytes - start
+                                                                       : STORED_LINE_BYTES);
+    s->rc = sqlite3_blob_read(s->blob, line->was, (int)line->bytes, (int)start);
+    if (s->rc != SQLITE_OK) {
+        return NULL;
+    }
+    memcpy(line->now, line->was, line->bytes);
+    s->line_count++;
+    return line;
+}
+
+/* Copies n bytes at offset between buf and the lines of s, reading lines as needed: into buf
+** (to_lines 0) or from it. */
+static int transfer(stored_filter *s, uint64_t offset, uint8_t *buf, uint32_t n, int to_lines) {
+    while (n > 0) {
+        stored_line *line = line_at(s, offset);
+        if (line == NULL) {
+            return 1;
+        }
+        uint32_t at = (uint32_t)(offset % STORED_LINE_BYTES);
+        uint32_t part = line->bytes - at < n ? line->bytes - at : n;
+        if (to_lines) {
+            memcpy(line->now + at, buf, part);
+        } else {
+            memcpy(buf, line->now + at, part);
+        }
+        offset += part;
+        buf += part;
+        n -= part;
+    }
+    return 0;
+}
+
+/* stored_io's read and write. */
+static int io_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) {
+    return transfer(state, offset, buf, n, 0);
+}
+
+static int io_write(void *state, uint64_t offset, const uint8_t *buf, uint32_t n) {
+    return transfer(state, offset, (uint8_t *)buf, n, 1);
+}
+
+filter_io stored_io(stored_filter *s) {
+    filter_io io = {s, io_read, io_write};
+    return io;
+}
+
+void stored_io_error(stored_filter *s) {
+    if (s->rc == SQLITE_OK) { /* not from a read or write: a bug, reported as one */
+        s->rc = SQLITE_INTERNAL;
+    }
+    if (s->rc == SQLITE_NOMEM) {
+        sqlite3_result_error_nomem(s->ctx);
+        return;
+    }
+    sql_errorf(s->ctx, "%s: cannot read or write %s: %s", s->func, s->where, sqlite3_errstr(s->rc));
+    sqlite3_result_error_code(s->ctx, s->rc);
+}
+
+/* Rewrites the header, as the operations left it, as this code writes its kind (docs/format.md,
+** section 2: a writer writes its own versions and reserved bytes 0). */
+static int normalize_header(stored_filter *s) {
+    uint8_t now[FILTER_HEADER_BYTES], written[FILTER_HEADER_BYTES];
+    if (transfer(s, 0, now, FILTER_HEADER_BYTES, 0) != 0) {
+        return 0;
+    }
+    filter_view f = s->view;
+    f.blob = now;
+    f.kind->write_header(written, &f);
+    return transfer(s, 0, written, FILTER_HEADER_BYTES, 1) == 0;
+}
+
+int stored_commit(stored_filter *s) {
+    int i = 0, rc = SQLITE_OK;
+    if (!normalize_header(s)) {
+        stored_io_error(s);
+        return 0;
+    }
+    for (; i < s->line_count && rc == SQLITE_OK; i++) {
+        stored_line *line = &s->lines[i];
+        if (memcmp(line->now, line->was, line->bytes) != 0) {
+            rc = sqlite3_blob_write(s->blob, line->now, (int)line->bytes,
+                                    (int)(line->index * STORED_LINE_BYTES));
+        }
+    }
+    if (rc == SQLITE_OK) {
+        return 1;
+    }
+    for (int j = 0; j < i - 1; j++) { /* the lines written before the one that failed */
+        stored_line *line = &s->lines[j];
+        if (memcmp(line->now, line->was, line->bytes) != 0) {
+            sqlite3_blob_write(s->blob, line->was, (int)line->bytes,
+                               (int)(line->index * STORED_LINE_BYTES));
+        }
+    }
+    sql_errorf(s->ctx, "%s: cannot write %s: %s", s->func, s->where, sqlite3_errstr(rc));
+    sqlite3_result_error_code(s->ctx, rc);
+    return 0;
+}
+
+void stored_close(stored_filter *s) {
+    sqlite3_blob_close(s->blob);
+    sqlite3_free(s->lines);
+    sqlite3_free(s->where);
+    memset(s, 0, sizeof *s);
+}
