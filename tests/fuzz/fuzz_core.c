@@ -827,7 +827,8 @@ static void check_cuckoo_size(const cuckoo_fields *c) {
                                       (double)sized.buckets != buckets || sized.n != c->n ||
                                       memcmp(&sized.p, &c->p, sizeof sized.p) != 0 ||
                                       sized.keys != 0 || bytes_needed != bytes ||
-                                      (bytes <= 9007199254740992.0 && /* 2^53: exact */
+                                      (buckets * SLOTS * f <= 9007199254740992.0 &&
+                                       /* 2^53: every step of bytes exact */
                                        (double)cuckoo_blob_bytes(&sized) != bytes)) {
         fuzz_fail("cuckoo_size(%llu, %.17g) gives f = %u, B = %llu (status %d), not %u and %.17g",
                   (unsigned long long)c->n, c->p, sized.fingerprint_bits,

@@ -5,7 +5,7 @@
 **
 ** Part 1: THREADS threads start together; each opens its own in-memory
 ** database, loads the extension, makes the same keys and, ROUNDS times,
-** builds filters of both layouts (n given and n NULL), probes every key
+** builds filters of every kind (n given, and n NULL), probes every key
 ** (each must answer 1), takes a union and bloom_info, and probes a filter
 ** shared by all threads (one buffer, bound without a copy). The filters of
 ** every thread must be byte for byte those the main thread builds alone.
@@ -27,7 +27,7 @@ enum {
     THREADS = 4,     /* threads in each part */
     ROUNDS = 3,      /* builds and probes per thread */
     KEYS = 20000,    /* distinct keys, of every type */
-    FILTER_KINDS = 3 /* filters built per round: see build_sql */
+    FILTER_KINDS = 5 /* filters built per round: see build_sql */
 };
 
 /* The keys every database holds: KEYS distinct integers, reals, TEXT and BLOBs. */
@@ -43,6 +43,8 @@ static const char *const build_sql[FILTER_KINDS] = {
     "SELECT bloom_build(k, 20000, 0.01) FROM keys",
     "SELECT bloom_build(k, 20000, 0.001, 'blocked') FROM keys",
     "SELECT bloom_build(k) FROM keys",
+    "SELECT bloom_build(k, 20000, 0.01, 'counting') FROM keys",
+    "SELECT bloom_build(k, 20000, 0.01, 'cuckoo') FROM keys",
 };
 
 /* A BLOB in the C heap. */
