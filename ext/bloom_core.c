@@ -331,15 +331,8 @@ static filter_status add(uint8_t *blob, key_hash key) {
     return FILTER_OK;
 }
 
-/* The kinds' compatible: the same kind, hash, m and k. */
+/* The kinds' compatible: the same m and k. */
 static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
-    if (a->kind != b->kind) {
-        return filter_invalid(why, "incompatible filters: a '%s' filter and a '%s' one; %s",
-                              a->kind->name, b->kind->name, BLOOM_SAME_BUILD);
-    }
-    if (a->hash != b->hash) {
-        return filter_invalid(why, "incompatible filters: hash %u and hash %u", a->hash, b->hash);
-    }
     bloom_header a_header = bloom_header_of(a), b_header = bloom_header_of(b);
     return bloom_check_compatible(&a_header, &b_header, why);
 }

@@ -223,17 +223,8 @@ static void write_header(uint8_t *dst, const filter_view *f) {
     counting_write_header(dst, &h);
 }
 
-/* The kind's compatible: the same kind, hash, m and k. */
+/* The kind's compatible: the same m and k. */
 static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
-    if (a->kind != b->kind) {
-        return filter_invalid(why,
-                              "incompatible filters: a '%s' filter and a '%s' one; build both "
-                              "with the same n, p and layout",
-                              a->kind->name, b->kind->name);
-    }
-    if (a->hash != b->hash) {
-        return filter_invalid(why, "incompatible filters: hash %u and hash %u", a->hash, b->hash);
-    }
     bloom_header a_header = header_of(a), b_header = header_of(b);
     return bloom_check_compatible(&a_header, &b_header, why);
 }

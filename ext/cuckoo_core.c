@@ -333,18 +333,9 @@ static void write_header(uint8_t *dst, const filter_view *f) {
     cuckoo_write_header(dst, &h);
 }
 
-/* The kind's compatible: the same kind, hash, buckets and fingerprint bits. */
+/* The kind's compatible: the same buckets and fingerprint bits. */
 static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
     char a_p[32], b_p[32];
-    if (a->kind != b->kind) {
-        return filter_invalid(why,
-                              "incompatible filters: a '%s' filter and a '%s' one; build both "
-                              "with the same n, p and layout",
-                              a->kind->name, b->kind->name);
-    }
-    if (a->hash != b->hash) {
-        return filter_invalid(why, "incompatible filters: hash %u and hash %u", a->hash, b->hash);
-    }
     cuckoo_header x = cuckoo_header_of(a), y = cuckoo_header_of(b);
     if (x.buckets == y.buckets && x.fingerprint_bits == y.fingerprint_bits) {
         return FILTER_OK;

@@ -117,6 +117,19 @@ filter_status filter_check_reserved(const filter_view *f, int from, int to, char
     return FILTER_OK;
 }
 
+filter_status filter_compatible(const filter_view *a, const filter_view *b, char *why) {
+    if (a->kind != b->kind) {
+        return filter_invalid(why,
+                              "incompatible filters: a '%s' filter and a '%s' one; build both "
+                              "with the same n, p and layout",
+                              a->kind->name, b->kind->name);
+    }
+    if (a->hash != b->hash) {
+        return filter_invalid(why, "incompatible filters: hash %u and hash %u", a->hash, b->hash);
+    }
+    return a->kind->compatible(a, b, why);
+}
+
 filter_status filter_add(const filter_kind *kind, uint8_t *blob, key_hash key) {
     if (kind->add != NULL) {
         return kind->add(blob, key);

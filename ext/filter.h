@@ -96,7 +96,8 @@ typedef struct filter_kind {
     /* Adds key to the filter in blob, counting it; FILTER_FULL when it has no room (what was
     ** written is then to be dropped). NULL: add_io through filter_io_memory (filter_add). */
     filter_status (*add)(uint8_t *blob, key_hash key);
-    /* Checks that b (of any kind) can be merged into a; FILTER_INVALID, with why, if not. */
+    /* Checks that b, of the same kind and key hash (filter_compatible), can be merged into a;
+    ** FILTER_INVALID, with why, if not. */
     filter_status (*compatible)(const filter_view *a, const filter_view *b, char *why);
     /* Merges f, which compatible accepted, into the filter in blob, counting its keys;
     ** FILTER_FULL when they do not fit (what was written is then to be dropped). */
@@ -131,6 +132,11 @@ const filter_kind *filter_kind_at(size_t i);
 ** why (FILTER_WHY_MAX bytes).
 */
 filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
+
+/* Checks that b (of any kind) can be merged into a: the same kind and key hash, then the kind's
+** compatible. FILTER_OK, or FILTER_INVALID with why (FILTER_WHY_MAX bytes) saying what differs,
+** in the terms the filters were built with, and what to do. */
+filter_status filter_compatible(const filter_view *a, const filter_view *b, char *why);
 
 /* Adds key to the filter of kind in blob (one this code wrote): the kind's add, or its add_io
 ** through filter_io_memory. FILTER_OK or FILTER_FULL, as add. */

@@ -126,7 +126,7 @@ static void remove_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static int compatible(sqlite3_context *ctx, const char *func, const filter_view *a,
                       const filter_view *b) {
     char why[FILTER_WHY_MAX];
-    if (a->kind->compatible(a, b, why) != FILTER_OK) {
+    if (filter_compatible(a, b, why) != FILTER_OK) {
         sql_errorf(ctx, "%s: %s", func, why);
         return 0;
     }

@@ -1314,7 +1314,7 @@ static void check_operations(const filter_view *f, const kind_oracle *oracle, co
     }
 
     filter_view view = open_written(added, f, "a filter the kind added to");
-    filter_status compatible = kind->compatible(&view, f, why);
+    filter_status compatible = filter_compatible(&view, f, why);
     if (compatible != FILTER_OK && (oracle != NULL || compatible != FILTER_INVALID)) {
         fuzz_fail("a filter is incompatible with itself with keys added: %s", why);
     }

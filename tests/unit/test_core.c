@@ -1117,7 +1117,7 @@ static void test_kind_operations(const char *golden_dir) {
         /* merge: cells added (ORed for bits), keys summed, the n and p of the first. The
         ** golden cuckoo filter's 20 and 19 fingerprints do not fit its 40 slots: FILTER_FULL,
         ** as the model finds (what merge wrote is dropped). */
-        CHECK(kind->compatible(&views[count], &view, why) == FILTER_OK);
+        CHECK(filter_compatible(&views[count], &view, why) == FILTER_OK);
         CHECK(model_read(&other, golden[count], bytes));
         int fits = model_merge(&expected, &other);
         CHECK(fits == (kind != &cuckoo_kind));
@@ -1141,14 +1141,14 @@ static void test_kind_operations(const char *golden_dir) {
                      "incompatible filters: a '%s' filter and a '%s' one; build both with the "
                      "same n, p and layout",
                      views[a].kind->name, views[b].kind->name);
-            CHECK(views[a].kind->compatible(&views[a], &views[b], why) == FILTER_INVALID);
+            CHECK(filter_compatible(&views[a], &views[b], why) == FILTER_INVALID);
             CHECK_STR(why, message);
         }
     }
     for (size_t a = 0; a < count; a++) {
         view = views[a];
         view.hash = 3; /* no such hash yet: a view made by hand */
-        CHECK(views[a].kind->compatible(&views[a], &view, why) == FILTER_INVALID);
+        CHECK(filter_compatible(&views[a], &view, why) == FILTER_INVALID);
         CHECK_STR(why, "incompatible filters: hash 1 and hash 3");
     }
 }
