@@ -392,7 +392,7 @@ static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, i
 #define BLOOM_KIND(layout, name)                                                                   \
     {                                                                                              \
         layout, name, BLOOM_FORMAT_VERSION, validate, might_contain, write_header, add,            \
-            compatible, merge, might_contain_io, add_io, NULL                                      \
+            compatible, merge, might_contain_io, add_io, NULL, NULL, NULL, NULL, NULL              \
     }
 
 const filter_kind bloom_standard_kind = BLOOM_KIND(BLOOM_LAYOUT_STANDARD, "standard");

@@ -140,7 +140,10 @@ static void info(sqlite3_str *json, const filter_view *f) {
 
 /* The SQL side of a Bloom kind: both share every function, which ask the state its layout. */
 #define BLOOM_SQL_KIND(core)                                                                       \
-    { &core, sizeof(bloom_build_state), build_plan, build_size, build_add, build_finish, info, 0 }
+    {                                                                                              \
+        &core, sizeof(bloom_build_state), build_plan, build_size, build_add, build_finish, info,   \
+            0, NULL                                                                                \
+    }
 
 const sql_kind bloom_standard_sql = BLOOM_SQL_KIND(bloom_standard_kind);
 const sql_kind bloom_blocked_sql = BLOOM_SQL_KIND(bloom_blocked_kind);

@@ -247,5 +247,6 @@ static filter_status merge(uint8_t *blob, const filter_view *f) {
 
 const filter_kind counting_kind = {
     COUNTING_KIND, "counting", COUNTING_FORMAT_VERSION, validate, might_contain, write_header, NULL,
-    compatible,    merge,      might_contain_io,        add_io,   remove_io,
+    compatible,    merge,      might_contain_io,        add_io,   remove_io,     NULL,         NULL,
+    NULL,          NULL,
 };

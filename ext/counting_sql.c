@@ -67,4 +67,5 @@ const sql_kind counting_sql = {
     build_plan,     build_size,
     build_add,      build_finish,
     info,           1,
+    NULL,
 };

@@ -393,6 +393,21 @@ double cuckoo_fp_rate(const cuckoo_header *h, uint64_t slots_used) {
 }
 
 const filter_kind cuckoo_kind = {
-    CUCKOO_KIND, "cuckoo", CUCKOO_FORMAT_VERSION, validate, might_contain, write_header, NULL,
-    compatible,  merge,    might_contain_io,      add_io,   remove_io,
+    CUCKOO_KIND,
+    "cuckoo",
+    CUCKOO_FORMAT_VERSION,
+    validate,
+    might_contain,
+    write_header,
+    NULL,
+    compatible,
+    merge,
+    might_contain_io,
+    add_io,
+    remove_io,
+    NULL,
+    NULL,
+    NULL,
+    "which holds about the n keys it was built for, and a key at most 8 times: build it with "
+    "a larger n",
 };

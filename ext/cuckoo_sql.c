@@ -78,4 +78,5 @@ const sql_kind cuckoo_sql = {
     build_plan,   build_size,
     build_add,    build_finish,
     info,         1,
+    NULL,
 };

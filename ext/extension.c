@@ -51,6 +51,7 @@ static const sql_function *const function_tables[] = {
     extension_functions,
     filter_functions,
     in_place_functions,
+    countmin_functions,
 };
 
 /* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */

@@ -6,7 +6,9 @@
 
 #include "bloom_core.h"
 #include "counting_core.h"
+#include "countmin_core.h"
 #include "cuckoo_core.h"
+#include "scalable_core.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +24,8 @@ static const filter_kind *const kinds[] = {
     &bloom_blocked_kind,  /* 2 */
     &counting_kind,       /* 3 */
     &cuckoo_kind,         /* 4 */
+    &scalable_kind,       /* 5 */
+    &countmin_kind,       /* 6 */
 };
 
 const filter_kind *filter_kind_at(size_t i) {
@@ -41,7 +45,7 @@ filter_status filter_invalid(char *why, const char *format, ...) {
     return FILTER_INVALID;
 }
 
-filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why) {
+filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why) {
     why[0] = '\0';
     out->kind = NULL;
     if (bytes < FILTER_HEADER_BYTES) {
@@ -85,6 +89,15 @@ filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out,
         return filter_invalid(why, "corrupt filter: unknown hash %u", out->hash);
     }
     return out->kind->validate(out, why);
+}
+
+filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why) {
+    filter_status status = filter_open_header(blob, bytes, out, why);
+    if (status != FILTER_OK || out->kind->validate_body == NULL) {
+        return status;
+    }
+    filter_io io = filter_io_memory((uint8_t *)blob); /* read only */
+    return out->kind->validate_body(out, &io, why);
 }
 
 filter_status filter_check_capacity(uint64_t n, double p, char *why) {
@@ -168,6 +181,25 @@ static int memory_write(void *state, uint64_t offset, const uint8_t *buf, uint32
 filter_io filter_io_memory(uint8_t *blob) {
     filter_io io = {blob, memory_read, memory_write};
     return io;
+}
+
+/* filter_io_part_init's read and write. */
+static int part_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) {
+    filter_io_part *part = state;
+    return part->whole->read(part->whole->state, part->base + offset, buf, n);
+}
+
+static int part_write(void *state, uint64_t offset, const uint8_t *buf, uint32_t n) {
+    filter_io_part *part = state;
+    return part->whole->write(part->whole->state, part->base + offset, buf, n);
+}
+
+void filter_io_part_init(filter_io_part *part, filter_io *whole, uint64_t base) {
+    part->io.state = part;
+    part->io.read = part_read;
+    part->io.write = part_write;
+    part->whole = whole;
+    part->base = base;
 }
 
 const char *filter_format_double(char *buf, double v) {

@@ -100,7 +100,8 @@ typedef struct filter_kind {
     ** FILTER_INVALID, with why, if not. */
     filter_status (*compatible)(const filter_view *a, const filter_view *b, char *why);
     /* Merges f, which compatible accepted, into the filter in blob, counting its keys;
-    ** FILTER_FULL when they do not fit (what was written is then to be dropped). */
+    ** FILTER_FULL when they do not fit (what was written is then to be dropped). blob is at
+    ** least as long as f: of two filters of different lengths, callers copy the longer. */
     filter_status (*merge)(uint8_t *blob, const filter_view *f);
     /* might_contain, into *answer. */
     filter_status (*might_contain_io)(const filter_view *f, filter_io *io, key_hash key,
@@ -111,7 +112,31 @@ typedef struct filter_kind {
     /* Removes one copy of key, uncounting it; FILTER_ABSENT, writing nothing, when the key is
     ** certainly not in the filter. NULL: the kind cannot delete. */
     filter_status (*remove_io)(const filter_view *f, filter_io *io, key_hash key);
+    /* Validates what the kind keeps past its header, reading it through io: a bounded number
+    ** of reads, whatever the BLOB's length. FILTER_OK, FILTER_INVALID with why, or
+    ** FILTER_IO_FAILED. NULL: validate checks everything. */
+    filter_status (*validate_body)(const filter_view *f, filter_io *io, char *why);
+    /* A filter that grows: after add or add_io answered FILTER_FULL, the bytes it needs for
+    ** room for more keys, into *bytes; FILTER_TOO_BIG, FILTER_TOO_MANY_HASHES or
+    ** FILTER_BAD_ARGUMENT (at its most parts) when it cannot grow. NULL: it never grows. */
+    filter_status (*grow_size)(const filter_view *f, uint64_t *bytes);
+    /* Grows the filter in blob, bytes long and followed by the room grow_size asked for: writes
+    ** the new, empty, part and the header that counts it. */
+    void (*grow)(uint8_t *blob, uint64_t bytes);
+    /* For messages: why a FILTER_FULL left no room, and what to do ("which ...: build it with a
+    ** larger n"); NULL for a kind that is never full. */
+    const char *full_advice;
 } filter_kind;
+
+/* A filter_io over the bytes of io from offset base on: a part of a filter as a filter. */
+typedef struct filter_io_part {
+    filter_io io; /* the part's: state is this struct */
+    filter_io *whole;
+    uint64_t base;
+} filter_io_part;
+
+/* Makes part a filter_io over the bytes of whole from offset base. */
+void filter_io_part_init(filter_io_part *part, filter_io *whole, uint64_t base);
 
 /* Checks a false-positive rate: FILTER_BAD_ARGUMENT unless strictly between 0 and 1, the
 ** range of every kind; a kind may allow less (see its sizing). */
@@ -132,6 +157,10 @@ const filter_kind *filter_kind_at(size_t i);
 ** why (FILTER_WHY_MAX bytes).
 */
 filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
+
+/* filter_open, but of the header alone: blob holds FILTER_HEADER_BYTES of a BLOB of bytes bytes,
+** and what the kind keeps past its header (validate_body) is left for the caller to check. */
+filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
 
 /* Checks that b (of any kind) can be merged into a: the same kind and key hash, then the kind's
 ** compatible. FILTER_OK, or FILTER_INVALID with why (FILTER_WHY_MAX bytes) saying what differs,

@@ -9,6 +9,7 @@
 
 #include "sql_args.h"
 #include "sql_error.h"
+#include "filter_functions.h"
 #include "sql_function.h"
 #include "sql_json.h"
 #include "sql_kind.h"
@@ -24,13 +25,14 @@
 ** row. Its one allocation is made on the first row; without it, every row
 ** validates.
 */
-static int read_probe_filter(sqlite3_context *ctx, sqlite3_value **argv, filter_view *f) {
+int sql_read_probe_filter(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
+                          filter_view *f) {
     const filter_view *kept = sqlite3_get_auxdata(ctx, 0);
     if (kept != NULL && sqlite3_value_blob(argv[0]) == kept->blob) {
         *f = *kept;
         return SQL_FILTER_READ;
     }
-    int read = sql_read_filter_arg(ctx, "bloom_might_contain", argv[0], argv[1], f);
+    int read = sql_read_filter_arg(ctx, func, argv[0], argv[1], f);
     if (read == SQL_FILTER_READ && sqlite3_value_frombind(argv[0])) {
         filter_view *copy = sqlite3_malloc(sizeof *copy);
         if (copy != NULL) {
@@ -46,7 +48,7 @@ static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **a
     (void)argc;
     filter_view f;
     key_hash key;
-    if (read_probe_filter(ctx, argv, &f) != SQL_FILTER_READ ||
+    if (sql_read_probe_filter(ctx, "bloom_might_contain", argv, &f) != SQL_FILTER_READ ||
         sql_read_key(ctx, argv[1], &key) != SQL_KEY_HASHED) {
         return;
     }
@@ -96,10 +98,18 @@ static void change_filter(sqlite3_context *ctx, sqlite3_value **argv, const char
         return;
     }
     filter_io io = filter_io_memory(blob);
+    uint64_t bytes = f.bytes;
     filter_status status =
         removing ? f.kind->remove_io(&copy, &io, key) : filter_add(f.kind, blob, key);
+    if (status == FILTER_FULL && f.kind->grow_size != NULL) {
+        if (!sql_kind_grow(ctx, func, &blob, &bytes)) {
+            sqlite3_free(blob);
+            return;
+        }
+        status = filter_add(f.kind, blob, key); /* a grown filter has room */
+    }
     if (status == FILTER_OK) {
-        result_filter(ctx, blob, f.bytes);
+        result_filter(ctx, blob, bytes);
         return;
     }
     sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT or FILTER_FULL */
@@ -133,61 +143,88 @@ static int compatible(sqlite3_context *ctx, const char *func, const filter_view 
     return 1;
 }
 
-/* bloom_union(A, B): rule 10 (union). */
-static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
-    filter_view a, b, copy;
-    if (sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &a) != SQL_FILTER_READ ||
-        sql_read_filter_arg(ctx, "bloom_union", argv[1], NULL, &b) != SQL_FILTER_READ ||
-        !compatible(ctx, "bloom_union", &a, &b)) {
+/* Merges b into a copy of a, or a into a copy of b when b is the longer (filter_kind's
+** merge): the copy, or NULL after setting the error of func. */
+static uint8_t *merged_copy(sqlite3_context *ctx, const char *func, const filter_view *a,
+                            const filter_view *b, filter_view *copy) {
+    if (b->bytes > a->bytes) {
+        const filter_view *longer = b;
+        b = a;
+        a = longer;
+    }
+    uint8_t *blob = copy_filter(ctx, a, copy);
+    if (blob != NULL && a->kind->merge(blob, b) != FILTER_OK) { /* FILTER_FULL */
+        sqlite3_free(blob);
+        sql_error_full(ctx, func, "the union", a->kind);
+        return NULL;
+    }
+    return blob;
+}
+
+void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a,
+                    const filter_view *b) {
+    filter_view copy;
+    if (!compatible(ctx, func, a, b)) {
         return;
     }
-    uint8_t *blob = copy_filter(ctx, &a, &copy);
+    uint8_t *blob = merged_copy(ctx, func, a, b, &copy);
     if (blob != NULL) {
-        if (a.kind->merge(blob, &b) == FILTER_OK) {
-            result_filter(ctx, blob, a.bytes);
-        } else { /* FILTER_FULL */
-            sqlite3_free(blob);
-            sql_error_full(ctx, "bloom_union", "the union", a.kind);
-        }
+        result_filter(ctx, blob, copy.bytes);
     }
 }
 
-/* Aggregate state of bloom_union(FILTER), zeroed by SQLite before the first row. */
-typedef struct union_state {
-    int failed;       /* a row failed: xFinal only frees */
-    uint8_t *blob;    /* the union so far, allocated on the first non-NULL filter */
-    filter_view view; /* a view of blob */
-} union_state;
+/* bloom_union(A, B): rule 10 (union). */
+static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view a, b;
+    if (sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &a) == SQL_FILTER_READ &&
+        sql_read_filter_arg(ctx, "bloom_union", argv[1], NULL, &b) == SQL_FILTER_READ) {
+        sql_union_pair(ctx, "bloom_union", &a, &b);
+    }
+}
+
+union_state *sql_union_state(sqlite3_context *ctx) {
+    union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+    }
+    return st;
+}
+
+void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f) {
+    filter_view copy;
+    if (st->blob != NULL && !compatible(ctx, func, &st->view, f)) {
+        st->failed = 1;
+    } else if (st->blob == NULL) {
+        st->blob = copy_filter(ctx, f, &st->view);
+        st->failed = st->blob == NULL;
+    } else if (f->bytes > st->view.bytes) {
+        uint8_t *blob = merged_copy(ctx, func, &st->view, f, &copy);
+        sqlite3_free(st->blob);
+        st->blob = blob;
+        st->view = copy;
+        st->failed = blob == NULL;
+    } else if (st->view.kind->merge(st->blob, f) != FILTER_OK) {
+        sql_error_full(ctx, func, "the union", st->view.kind);
+        st->failed = 1;
+    }
+}
 
 /* bloom_union(FILTER), one row: rule 10 (union). */
 static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    union_state *st = sql_union_state(ctx);
     filter_view f;
-    if (st == NULL) {
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    int read =
-        st->failed ? SQL_FILTER_NULL : sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &f);
-    if (read == SQL_FILTER_NULL) {
-        return;
-    }
-    if (read == SQL_FILTER_ERROR ||
-        (st->blob != NULL && !compatible(ctx, "bloom_union", &st->view, &f))) {
-        st->failed = 1;
-    } else if (st->blob == NULL) {
-        st->blob = copy_filter(ctx, &f, &st->view);
-        st->failed = st->blob == NULL;
-    } else if (st->view.kind->merge(st->blob, &f) != FILTER_OK) {
-        sql_error_full(ctx, "bloom_union", "the union", st->view.kind);
-        st->failed = 1;
+    if (st != NULL && !st->failed) {
+        int read = sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &f);
+        if (read == SQL_FILTER_READ) {
+            sql_union_row(ctx, "bloom_union", st, &f);
+        }
+        st->failed = read == SQL_FILTER_ERROR || st->failed;
     }
 }
 
-/* bloom_union(FILTER): the union of every non-NULL filter; NULL if there is none. */
-static void union_final(sqlite3_context *ctx) {
+void sql_union_final(sqlite3_context *ctx) {
     union_state *st = sqlite3_aggregate_context(ctx, 0);
     if (st == NULL) {
         return;
@@ -217,21 +254,24 @@ static void handle_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_pointer(ctx, handle, SQL_FILTER_HANDLE, sqlite3_free);
 }
 
-/* bloom_info(FILTER): rule 11 (info). The prelude's fields, then the kind's. */
-static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
-    filter_view f;
-    if (sql_read_filter_arg(ctx, "bloom_info", argv[0], NULL, &f) != SQL_FILTER_READ) {
-        return;
-    }
+void sql_info_result(sqlite3_context *ctx, const filter_view *f) {
     sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
     sqlite3_str_appendf(json,
                         "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"%s\","
                         "\"hash\":\"%s\"",
-                        f.version, f.min_reader_version, f.kind->name, key_hash_name(f.hash));
-    sql_kind_of(f.kind)->info(json, &f);
+                        f->version, f->min_reader_version, f->kind->name, key_hash_name(f->hash));
+    sql_kind_of(f->kind)->info(json, f);
     sqlite3_str_appendchar(json, 1, '}');
     sql_result_json(ctx, json);
+}
+
+/* bloom_info(FILTER): rule 11 (info). The prelude's fields, then the kind's. */
+static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    filter_view f;
+    if (sql_read_filter_arg(ctx, "bloom_info", argv[0], NULL, &f) == SQL_FILTER_READ) {
+        sql_info_result(ctx, &f);
+    }
 }
 
 /* The arguments of bloom_build that hold N, P and the kind. */
@@ -267,9 +307,15 @@ static const sql_kind *read_kind(sqlite3_context *ctx, const char *func, sqlite3
     }
     sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendf(s, "%s: layout must be ", func);
+    size_t last = 0; /* the last kind it builds, for the " or " */
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-        const char *separator = i == 0 ? "" : sql_kind_at(i + 1) == NULL ? " or " : ", ";
-        sqlite3_str_appendf(s, "%s'%s'", separator, kind->kind->name);
+        last = kind->build_size != NULL ? i : last;
+    }
+    for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
+        if (kind->build_size != NULL) {
+            const char *separator = i == 0 ? "" : i == last ? " or " : ", ";
+            sqlite3_str_appendf(s, "%s'%s'", separator, kind->kind->name);
+        }
     }
     sqlite3_str_appendall(s, ", got ");
     sql_append_value(s, v);
@@ -371,6 +417,38 @@ static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
     return st->pending_count < batch || insert_pending(ctx, st);
 }
 
+/* Checks that func can build a filter of kind from N and P. 0 after setting the error. */
+static int builds(sqlite3_context *ctx, const char *func, const sql_kind *kind) {
+    if (kind->build_size == NULL) {
+        sql_errorf(ctx, "%s: a '%s' filter is not built from n and p: use %s", func,
+                   kind->kind->name, kind->build_instead);
+        return 0;
+    }
+    return 1;
+}
+
+/* Adds key to the filter of st, growing it when it is full and its kind grows. FILTER_OK, or
+** FILTER_FULL, or FILTER_INVALID after setting the error of growing. */
+static filter_status build_add(sqlite3_context *ctx, build_state *st, key_hash key) {
+    filter_status status = st->kind->build_add(st, key);
+    if (status != FILTER_FULL || st->kind->kind->grow_size == NULL) {
+        return status;
+    }
+    if (!sql_kind_grow(ctx, st->func, &st->blob, &st->bytes)) {
+        return FILTER_INVALID;
+    }
+    return st->kind->build_add(st, key); /* a grown filter has room */
+}
+
+/* Adds key to the filter of st (build_add). Returns 0 after setting the error. */
+static int build_key(sqlite3_context *ctx, build_state *st, key_hash key) {
+    filter_status status = build_add(ctx, st, key);
+    if (status == FILTER_FULL) {
+        sql_error_full(ctx, st->func, "a key", st->kind->kind);
+    }
+    return status == FILTER_OK;
+}
+
 /* The state of the group on its first row, for the kind and parameters of that row; sized now
 ** when n is given. Returns NULL after setting the error. */
 static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *kind, uint64_t n,
@@ -384,6 +462,10 @@ static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *
     st->func = "bloom_build";
     st->n = n;
     st->p = p;
+    if (!builds(ctx, "bloom_build", kind)) {
+        st->failed = 1;
+        return NULL;
+    }
     if (n == 0 && kind->counts_repeats) {
         sql_errorf(ctx,
                    "bloom_build: a '%s' filter counts every repeat of a key, so it cannot be "
@@ -424,11 +506,7 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int read = ok ? sql_read_key(ctx, argv[0], &key) : SQL_KEY_NULL;
     if (read == SQL_KEY_HASHED) {
-        ok = st->blob != NULL || remember_key(ctx, st, key);
-        if (ok && st->blob != NULL && st->kind->build_add(st, key) != FILTER_OK) {
-            sql_error_full(ctx, "bloom_build", "a key", st->kind->kind);
-            ok = 0;
-        }
+        ok = st->blob != NULL ? build_key(ctx, st, key) : remember_key(ctx, st, key);
         st->keys += ok;
     }
     ok = ok && read != SQL_KEY_ERROR;
@@ -449,10 +527,7 @@ static void build_final(sqlite3_context *ctx) {
         key_hash key;
         if (st->kind->build_size(ctx, st, distinct > 0 ? distinct : 1)) {
             while (!st->failed && key_set_next(&st->seen, &cursor, &key)) {
-                if (st->kind->build_add(st, key) != FILTER_OK) {
-                    sql_error_full(ctx, "bloom_build", "a key", st->kind->kind);
-                    st->failed = 1;
-                }
+                st->failed = !build_key(ctx, st, key);
             }
         }
     }
@@ -474,7 +549,8 @@ static void empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     double p;
     if (!sql_read_capacity(ctx, "bloom_empty", argv[0], 0, &n) ||
         !sql_read_rate(ctx, "bloom_empty", argv[1], &p) ||
-        (argc > 2 && (kind = read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL)) {
+        (argc > 2 && (kind = read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL) ||
+        !builds(ctx, "bloom_empty", kind)) {
         return;
     }
     build_state *st = sqlite3_malloc64(kind->build_state_bytes);
@@ -518,7 +594,7 @@ const sql_function filter_functions[] = {
     {"bloom_remove", 2, remove_func, NULL, NULL, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_remove", "the form is bloom_remove(filter, key)"),
     {"bloom_union", 2, union_func, NULL, NULL, NULL, SQL_PURE},
-    {"bloom_union", 1, NULL, union_step, union_final, NULL, SQL_PURE},
+    {"bloom_union", 1, NULL, union_step, sql_union_final, NULL, SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_union", "the forms are bloom_union(a, b), a scalar, and "
                                        "bloom_union(filter), an aggregate"),
     {NULL, 0, NULL, NULL, NULL, NULL, SQL_PURE},

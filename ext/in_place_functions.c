@@ -44,7 +44,11 @@ static void write_in_place(sqlite3_context *ctx, sqlite3_value **argv, const cha
     } else {
         filter_status status = removing ? kind->remove_io(&s.view, &io, key)
                                         : kind->add_io(&s.view, &io, key, &result);
-        if (status != FILTER_OK) {
+        if (status == FILTER_FULL && kind->grow_size != NULL) {
+            if (stored_add_growing(&s, key)) {
+                sqlite3_result_int(ctx, 1);
+            }
+        } else if (status != FILTER_OK) {
             operation_error(&s, argv[KEY_ARGUMENT], status);
         } else if (stored_commit(&s)) {
             sqlite3_result_int(ctx, result);

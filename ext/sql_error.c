@@ -250,8 +250,6 @@ void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value
 
 void sql_error_full(sqlite3_context *ctx, const char *func, const char *what,
                     const filter_kind *kind) {
-    sql_errorf(ctx,
-               "%s: no room for %s in the '%s' filter, which holds about the n keys it was built "
-               "for, and a key at most 8 times: build it with a larger n; nothing was added",
-               func, what, kind->name);
+    sql_errorf(ctx, "%s: no room for %s in the '%s' filter, %s; nothing was added", func, what,
+               kind->name, kind->full_advice != NULL ? kind->full_advice : "which is full");
 }

@@ -45,4 +45,7 @@ extern const sql_function filter_functions[];
 /* The functions on a filter where it is stored (in_place_functions.c). */
 extern const sql_function in_place_functions[];
 
+/* The functions of the count-min sketch (countmin_sql.c). */
+extern const sql_function countmin_functions[];
+
 #endif /* SQL_FUNCTION_H */

@@ -40,7 +40,8 @@ typedef struct sql_kind {
     ** rate_argument, the P argument (-1 when P is not an argument). */
     void (*build_plan)(sqlite3_context *ctx, build_state *st, int rate_argument);
     /* Sizes the filter for n keys at st->p and allocates st->blob, with no key in it; 0 after
-    ** setting the error (rule 13 (memory and limits)). */
+    ** setting the error (rule 13 (memory and limits)). NULL: bloom_build cannot build the kind,
+    ** whose own aggregate, named by build_instead, does. */
     int (*build_size)(sqlite3_context *ctx, build_state *st, uint64_t n);
     /* Adds key to st->blob: FILTER_OK, or FILTER_FULL when it has no room. */
     filter_status (*build_add)(build_state *st, key_hash key);
@@ -52,6 +53,8 @@ typedef struct sql_kind {
     ** then a filter sized at the end, from the distinct keys, could not hold the repeats, and
     ** bloom_build needs N (rule 4 (sized at the end)). */
     int counts_repeats;
+    /* A kind bloom_build cannot build: what builds it, for the message. */
+    const char *build_instead;
 } sql_kind;
 
 /*
@@ -62,6 +65,11 @@ typedef struct sql_kind {
 */
 int sql_kind_allocate(sqlite3_context *ctx, build_state *st, uint64_t n, double bytes_needed,
                       int fits);
+
+/* Grows the filter in *blob (*bytes long, from sqlite3_malloc64, one this code wrote) by the
+** room its kind's grow_size asks for, reallocating it. Returns 1, or 0 after setting the error
+** of func, the filter unchanged: it cannot grow, or would pass SQLITE_LIMIT_LENGTH, or NOMEM. */
+int sql_kind_grow(sqlite3_context *ctx, const char *func, uint8_t **blob, uint64_t *bytes);
 
 /* The SQL side of a kind of the kind table. */
 const sql_kind *sql_kind_of(const filter_kind *kind);

@@ -4,6 +4,7 @@
 #include "sql_stored.h"
 
 #include "sql_error.h"
+#include "sql_kind.h"
 
 #include <string.h>
 
@@ -14,6 +15,7 @@ typedef struct stored_target {
     char *column_arg; /* COLUMN */
     char *schema;     /* TABLE's schema, "main" when it names none */
     char *table;
+    const char *rowid;        /* a name of the rowid that no column of the table hides */
     sqlite3_stmt *type_query; /* SELECT typeof(column) ... WHERE rowid = ?1 */
 } stored_target;
 
@@ -62,6 +64,32 @@ static char *copy_text(const char *text, size_t bytes) {
     return copy;
 }
 
+/* A name of the rowid of t's table that no column hides (a column may be called rowid): the
+** first of rowid, _rowid_ and oid that sqlite3_table_column_metadata finds as the INTEGER
+** primary key, which is the rowid or its alias. NULL after setting the error of func. */
+static const char *find_rowid_name(sqlite3_context *ctx, const char *func, const stored_target *t) {
+    static const char *const names[] = {"rowid", "_rowid_", "oid"};
+    sqlite3 *db = sqlite3_context_db_handle(ctx);
+    if (sqlite3_table_column_metadata(db, t->schema, t->table, NULL, NULL, NULL, NULL, NULL,
+                                      NULL) != SQLITE_OK) {
+        return names[0]; /* no such table: the query of the type says so */
+    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *type = NULL;
+        int primary_key = 0;
+        if (sqlite3_table_column_metadata(db, t->schema, t->table, names[i], &type, NULL, NULL,
+                                          &primary_key, NULL) == SQLITE_OK &&
+            primary_key && type != NULL && sqlite3_stricmp(type, "INTEGER") == 0) {
+            return names[i];
+        }
+    }
+    sql_errorf(ctx,
+               "%s: cannot find the rows of %s.%s: columns called rowid, _rowid_ and oid "
+               "hide its rowid, or it has none",
+               func, t->schema, t->table);
+    return NULL;
+}
+
 /* The target of TABLE and COLUMN, authorized for the function (rule 19 (in place)): asks the
 ** authorizer by preparing, not running, an UPDATE of the column (writable) and the query of its
 ** type. NULL after setting the error; *kept when it is the statement's auxdata. */
@@ -105,11 +133,14 @@ static stored_target *find_target(sqlite3_context *ctx, const char *func, sqlite
                                                "rowid = ?1",
                                                t->schema, t->table, column, column));
     }
-    if (!writable || update != NULL) {
+    if ((!writable || update != NULL) && (t->rowid = find_rowid_name(ctx, func, t)) != NULL) {
+        /* The column qualified: SQLite reads a lone double-quoted name that names no column as
+        ** a string, which would pass for a TEXT cell. */
         t->type_query = prepare_check(
             ctx, func, "read", t,
-            sqlite3_mprintf("SELECT typeof(\"%w\") FROM \"%w\".\"%w\" WHERE rowid = ?1", column,
-                            t->schema, t->table));
+            sqlite3_mprintf("SELECT typeof(\"%w\".\"%w\".\"%w\") FROM \"%w\".\"%w\" WHERE "
+                            "\"%w\" = ?1",
+                            t->schema, t->table, column, t->schema, t->table, t->rowid));
     }
     sqlite3_finalize(update);
     if (t->type_query == NULL) {
@@ -186,8 +217,29 @@ static int open_cell(stored_filter *s, const stored_target *t, sqlite3_int64 row
         stored_io_error(s);
         return 0;
     }
-    if (filter_open(s->header, bytes, &s->view, why) != FILTER_OK) {
+    filter_status status = filter_open_header(s->header, bytes, &s->view, why);
+    if (status == FILTER_OK && s->view.kind->validate_body != NULL) {
+        filter_io io = stored_io(s);
+        status = s->view.kind->validate_body(&s->view, &io, why);
+    }
+    if (status == FILTER_IO_FAILED) {
+        stored_io_error(s);
+        return 0;
+    }
+    if (status != FILTER_OK) {
         sql_errorf(s->ctx, "%s: %s (%s)", s->func, why, s->where);
+        return 0;
+    }
+    return 1;
+}
+
+/* For a writer of a kind that grows: the statement that replaces the cell with a grown filter,
+** into s->replace_sql. 0 after setting NOMEM. */
+static int plan_replace(stored_filter *s, const stored_target *t) {
+    s->replace_sql = sqlite3_mprintf("UPDATE \"%w\".\"%w\" SET \"%w\" = ?2 WHERE \"%w\" = ?1",
+                                     t->schema, t->table, t->column_arg, t->rowid);
+    if (s->replace_sql == NULL) {
+        sqlite3_result_error_nomem(s->ctx);
         return 0;
     }
     return 1;
@@ -216,7 +268,9 @@ int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, in
             ok = 0;
         }
     }
-    ok = ok && open_cell(s, t, rowid, writable);
+    s->rowid = rowid;
+    ok = ok && open_cell(s, t, rowid, writable) &&
+         (!writable || s->view.kind->grow_size == NULL || plan_replace(s, t));
     if (!kept) { /* last: SQLite may free it at once */
         sqlite3_set_auxdata(ctx, COLUMN_ARGUMENT, t, free_target);
     }
@@ -348,9 +402,89 @@ int stored_commit(stored_filter *s) {
     return 0;
 }
 
+/* Whether the UPDATE of s would write the column (1), or not (0, after setting the error): an
+** authorizer that answers SQLITE_IGNORE to it makes SQLite compile it without the assignment,
+** silently, and EXPLAIN then shows no Variable opcode that reads ?2. Asked before the UPDATE
+** runs, so that an error leaves the cell as it was. */
+static int update_writes(stored_filter *s) {
+    sqlite3 *db = sqlite3_context_db_handle(s->ctx);
+    sqlite3_stmt *explain = NULL;
+    char *sql = sqlite3_mprintf("EXPLAIN %s", s->replace_sql);
+    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &explain, NULL);
+    int writes = 0;
+    sqlite3_free(sql);
+    while (rc == SQLITE_OK && !writes && (rc = sqlite3_step(explain)) == SQLITE_ROW) {
+        const char *opcode = (const char *)sqlite3_column_text(explain, 1);
+        writes = opcode != NULL && strcmp(opcode, "Variable") == 0 &&
+                 sqlite3_column_int(explain, 2) == 2;
+        rc = SQLITE_OK;
+    }
+    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    sqlite3_finalize(explain);
+    if (rc == SQLITE_NOMEM) {
+        sqlite3_result_error_nomem(s->ctx);
+    } else if (rc != SQLITE_OK) {
+        if (sql_errorf(s->ctx, "%s: cannot write %s: %s", s->func, s->where, sqlite3_errmsg(db))) {
+            sqlite3_result_error_code(s->ctx, rc);
+        }
+    } else if (!writes) {
+        sql_errorf(s->ctx,
+                   "%s: the authorizer leaves %s out of the UPDATE that grows the filter "
+                   "(SQLITE_IGNORE); nothing was added",
+                   s->func, s->where);
+    }
+    return rc == SQLITE_OK && writes;
+}
+
+/* Replaces the cell of s with blob (bytes long) by its UPDATE, after closing the blob handle.
+** Returns 1, or 0 after setting the error. */
+static int replace_cell(stored_filter *s, const uint8_t *blob, uint64_t bytes) {
+    sqlite3 *db = sqlite3_context_db_handle(s->ctx);
+    sqlite3_stmt *update = NULL;
+    sqlite3_blob_close(s->blob);
+    s->blob = NULL;
+    if (!update_writes(s)) {
+        return 0;
+    }
+    int rc = sqlite3_prepare_v2(db, s->replace_sql, -1, &update, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(update, 1, s->rowid);
+        rc = sqlite3_bind_blob64(update, 2, blob, bytes, SQLITE_STATIC);
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(update);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_reset(update);
+    }
+    if (rc == SQLITE_NOMEM) {
+        sqlite3_result_error_nomem(s->ctx);
+    } else if (rc != SQLITE_OK && sql_errorf(s->ctx, "%s: cannot write %s: %s", s->func, s->where,
+                                             sqlite3_errmsg(db))) {
+        sqlite3_result_error_code(s->ctx, rc);
+    }
+    sqlite3_finalize(update);
+    return rc == SQLITE_OK;
+}
+
+int stored_add_growing(stored_filter *s, key_hash key) {
+    uint64_t bytes = s->view.bytes;
+    uint8_t *blob = sqlite3_malloc64(bytes);
+    int rc = blob == NULL ? SQLITE_NOMEM : sqlite3_blob_read(s->blob, blob, (int)bytes, 0);
+    int ok = rc == SQLITE_OK;
+    if (!ok) {
+        s->rc = rc;
+        stored_io_error(s);
+    }
+    ok = ok && sql_kind_grow(s->ctx, s->func, &blob, &bytes);
+    ok = ok && filter_add(s->view.kind, blob, key) == FILTER_OK && /* a grown filter has room */
+         replace_cell(s, blob, bytes);
+    sqlite3_free(blob);
+    return ok;
+}
+
 void stored_close(stored_filter *s) {
     sqlite3_blob_close(s->blob);
     sqlite3_free(s->lines);
     sqlite3_free(s->where);
+    sqlite3_free(s->replace_sql);
     memset(s, 0, sizeof *s);
 }

@@ -33,6 +33,8 @@ typedef struct stored_filter {
     int rc;           /* SQLite's code of a read or write that failed */
     stored_line *lines;
     int line_count, line_capacity;
+    sqlite3_int64 rowid;
+    char *replace_sql; /* a writer of a kind that grows: its UPDATE of the cell */
 } stored_filter;
 
 /*
@@ -55,6 +57,11 @@ void stored_io_error(stored_filter *s);
 ** or none: after a failed write, what was written is written back. Returns 1, or 0 after
 ** setting the error. */
 int stored_commit(stored_filter *s);
+
+/* Adds key to the filter of s, whose add_io answered FILTER_FULL, by growing a copy of the
+** whole filter and replacing the cell with it by an UPDATE (a kind that grows; nothing written
+** through s before). Returns 1, or 0 after setting the error, the cell unchanged. */
+int stored_add_growing(stored_filter *s, key_hash key);
 
 /* Closes s, dropping what was not committed. */
 void stored_close(stored_filter *s);

@@ -4,9 +4,9 @@
 ** Usage: test_api EXTENSION VERSION GOLDEN_DIR
 **
 ** Pins the exact list of functions the extension registers and their flags,
-** bloom_version(), loading twice while a statement runs, the failure path of
-** registration, loading by a path
-** without its suffix, and the golden filters of every kind, built in UTF-8,
+** what the flags of the count-min functions allow, bloom_version(), loading
+** twice while a statement runs, the failure path of registration, loading by
+** a path without its suffix, and the golden filters of every kind, built in UTF-8,
 ** UTF-16le and UTF-16be databases and compared byte for byte with the
 ** committed fixtures.
 */
@@ -151,7 +151,9 @@ static void test_registered_functions(const char *extension) {
     }
     char *added_lines = sqlite3_str_finish(added);
     /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000); the in-place
-    ** writers neither (0), the in-place probe SQLITE_INNOCUOUS only (rule 15 (flags)). */
+    ** writers neither (0), the in-place probes SQLITE_INNOCUOUS only (rule 15 (flags)):
+    ** bloom_add_in_place, bloom_remove_in_place and cms_add_in_place write,
+    ** bloom_might_contain_in_place and cms_count_in_place read. */
     /* -1: every other number of arguments, whose error lists the forms. */
     CHECK_STR(added_lines, "bloom_add|s|utf8|-1|2099200\n"
                            "bloom_add|s|utf8|2|2099200\n"
@@ -180,11 +182,76 @@ static void test_registered_functions(const char *extension) {
                            "bloom_union|a|utf8|1|2099200\n"
                            "bloom_union|s|utf8|2|2099200\n"
                            "bloom_version|s|utf8|-1|2099200\n"
-                           "bloom_version|s|utf8|0|2099200\n");
+                           "bloom_version|s|utf8|0|2099200\n"
+                           "cms_add|s|utf8|-1|2099200\n"
+                           "cms_add|s|utf8|2|2099200\n"
+                           "cms_add|s|utf8|3|2099200\n"
+                           "cms_add_in_place|s|utf8|-1|2099200\n"
+                           "cms_add_in_place|s|utf8|4|0\n"
+                           "cms_add_in_place|s|utf8|5|0\n"
+                           "cms_build|a|utf8|-1|2099200\n"
+                           "cms_build|a|utf8|3|2099200\n"
+                           "cms_build|a|utf8|4|2099200\n"
+                           "cms_build|a|utf8|5|2099200\n"
+                           "cms_count|s|utf8|-1|2099200\n"
+                           "cms_count|s|utf8|2|2099200\n"
+                           "cms_count_in_place|s|utf8|-1|2099200\n"
+                           "cms_count_in_place|s|utf8|4|2097152\n"
+                           "cms_empty|s|utf8|-1|2099200\n"
+                           "cms_empty|s|utf8|2|2099200\n"
+                           "cms_empty|s|utf8|3|2099200\n"
+                           "cms_info|s|utf8|-1|2099200\n"
+                           "cms_info|s|utf8|1|2099200\n"
+                           "cms_union|s|utf8|-1|2099200\n"
+                           "cms_union|a|utf8|1|2099200\n"
+                           "cms_union|s|utf8|2|2099200\n");
     CHECK(strlen(after) > strlen(before));
     sqlite3_free(before);
     sqlite3_free(after);
     sqlite3_free(added_lines);
+    sqlite3_close(db);
+}
+
+/* What the flags of the count-min functions allow (rule 15 (flags)): the deterministic ones in a
+** generated column, an index expression and a CHECK constraint; the in-place ones, which read
+** tables, in none of them. (trusted_schema = OFF: tests/test_in_place.c.) */
+static void test_countmin_flags(const char *extension) {
+    sqlite3 *db = open_with_extension(extension, NULL);
+    char *err = NULL;
+    if (!CHECK(
+            sqlite3_exec(db,
+                         "CREATE TABLE t(s BLOB CHECK (json_extract(cms_info(s), '$.total') < 10),"
+                         "  c AS (cms_count(s, 'x')), d AS (bloom_might_contain(s, 'x')));"
+                         "CREATE INDEX t_y ON t(cms_count(s, 'y'));"
+                         "INSERT INTO t(s) VALUES (cms_add(cms_empty(0.1, 0.1), 'x', 3));",
+                         NULL, NULL, &err) == SQLITE_OK)) {
+        fprintf(stderr, "    %s\n", err ? err : "?");
+    }
+    sqlite3_free(err);
+    char *rows = query_rows(db, "SELECT c, d FROM t");
+    CHECK_STR(rows, "3|1\n");
+    sqlite3_free(rows);
+    /* query_rows gives no row (NULL) for a step that fails; the message stays. */
+    rows = query_rows(db, "INSERT INTO t(s) VALUES (cms_add(cms_empty(0.1, 0.1), 'x', 30))");
+    CHECK(rows == NULL);
+    CHECK_U64(sqlite3_extended_errcode(db), SQLITE_CONSTRAINT_CHECK);
+    CHECK_STR(sqlite3_errmsg(db),
+              "CHECK constraint failed: json_extract(cms_info(s), '$.total') < 10");
+    static const struct {
+        const char *sql, *message;
+    } refused[] = {
+        {"CREATE INDEX t_in_place ON t(cms_count_in_place('t', 's', 1, 'x'))",
+         "error: non-deterministic functions prohibited in index expressions"},
+        {"CREATE TABLE g(s BLOB, c AS (cms_add_in_place('g', 's', 1, 'x')))",
+         "error: non-deterministic functions prohibited in generated columns"},
+        {"CREATE TABLE g(s BLOB, c AS (cms_count_in_place('g', 's', 1, 'x')))",
+         "error: non-deterministic functions prohibited in generated columns"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        rows = query_rows(db, refused[i].sql);
+        CHECK_STR(rows, refused[i].message);
+        sqlite3_free(rows);
+    }
     sqlite3_close(db);
 }
 
@@ -271,20 +338,41 @@ static void test_golden(const char *extension, const char *golden_dir) {
     static const struct {
         const char *file, *build;
         size_t bytes;
-        const char *empty; /* the empty filter, for a kind that removes keys */
+        const char *empty;                 /* the empty filter, for a kind that removes keys */
+        const char *answers_sql, *answers; /* a query of the fixture (?1), its values in order */
     } fixtures[] = {
-        {"standard_v1.hex", "SELECT bloom_build(k, 20, 0.01) FROM keys", 88, NULL},
-        {"blocked_v1.hex", "SELECT bloom_build(k, 20, 0.01, 'blocked') FROM keys", 128, NULL},
+        {"standard_v1.hex", "SELECT bloom_build(k, 20, 0.01) FROM keys", 88, NULL, NULL, NULL},
+        {"blocked_v1.hex", "SELECT bloom_build(k, 20, 0.01, 'blocked') FROM keys", 128, NULL, NULL,
+         NULL},
         {"counting_v2.hex", "SELECT bloom_build(k, 20, 0.01, 'counting') FROM keys", 160,
-         "bloom_empty(20, 0.01, 'counting')"},
+         "bloom_empty(20, 0.01, 'counting')", NULL, NULL},
         /* A cuckoo filter's bytes depend on the order of the adds: the rows in the README's
         ** order, which is their rowid order. */
         {"cuckoo_v2.hex",
          "SELECT bloom_build(k, 20, 0.01, 'cuckoo') FROM (SELECT k FROM keys ORDER BY rowid)", 114,
-         "bloom_empty(20, 0.01, 'cuckoo')"},
+         "bloom_empty(20, 0.01, 'cuckoo')", NULL, NULL},
+        /* A scalable filter's bytes, and a conservative sketch's, depend on the order of the adds
+        ** too. The scalable filter: 3 stages, 18 keys (42 once), adding 42 again changes nothing,
+        ** and a key it does not hold. The sketches: the README's estimates of the 19 keys. */
+        {"scalable_v2.hex",
+         "SELECT bloom_build(k, 3, 0.01, 'scalable') FROM (SELECT k FROM keys ORDER BY rowid)", 304,
+         NULL,
+         "SELECT json_extract(i, '$.stage_count'), json_extract(i, '$.keys_added'), "
+         "json_extract(i, '$.capacity'), bloom_add(?1, 42) = ?1, bloom_might_contain(?1, 'absent') "
+         "FROM (SELECT bloom_info(?1) AS i)",
+         "3 18 21 1 0"},
+        {"countmin_v2.hex",
+         "SELECT cms_build(k, rowid, 0.5, 0.1) FROM (SELECT rowid, k FROM keys ORDER BY rowid)",
+         208, NULL, "SELECT cms_count(?1, k) FROM keys WHERE k IS NOT NULL ORDER BY rowid",
+         "1 6 6 25 33 14 14 18 37 18 33 12 25 57 37 42 33 34 25"},
+        {"countmin_conservative_v2.hex",
+         "SELECT cms_build(k, rowid, 0.5, 0.1, 'conservative') FROM (SELECT rowid, k FROM keys "
+         "ORDER BY rowid)",
+         208, NULL, "SELECT cms_count(?1, k) FROM keys WHERE k IS NOT NULL ORDER BY rowid",
+         "1 3 3 13 27 14 14 12 18 18 28 12 13 27 18 28 28 29 23"},
     };
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
-        uint8_t golden[256];
+        uint8_t golden[512];
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", golden_dir, fixtures[f].file);
         size_t golden_len = read_hex_file(path, golden, sizeof golden);
@@ -314,6 +402,27 @@ static void test_golden(const char *extension, const char *golden_dir) {
             CHECK_U64(sqlite3_column_int(stmt, 0), 19);
             CHECK_U64(sqlite3_column_int(stmt, 1), 19);
             sqlite3_finalize(stmt);
+
+            /* What the committed fixture answers, as tests/golden/README.md says. */
+            if (fixtures[f].answers_sql != NULL) {
+                sqlite3_str *got = sqlite3_str_new(db);
+                CHECK(sqlite3_prepare_v2(db, fixtures[f].answers_sql, -1, &stmt, NULL) ==
+                      SQLITE_OK);
+                sqlite3_bind_blob(stmt, 1, golden, (int)golden_len, SQLITE_STATIC);
+                while (sqlite3_step(stmt) == SQLITE_ROW) {
+                    for (int c = 0; c < sqlite3_column_count(stmt); c++) {
+                        sqlite3_str_appendf(got, "%s%s", sqlite3_str_length(got) ? " " : "",
+                                            (const char *)sqlite3_column_text(stmt, c));
+                    }
+                }
+                sqlite3_finalize(stmt);
+                char *answers = sqlite3_str_finish(got);
+                if (!CHECK(answers != NULL && strcmp(answers, fixtures[f].answers) == 0)) {
+                    fprintf(stderr, "    %s: got \"%s\", expected \"%s\"\n", fixtures[f].file,
+                            answers ? answers : "(null)", fixtures[f].answers);
+                }
+                sqlite3_free(answers);
+            }
 
             /* Every row removed from the committed fixture, in order (the NULL row leaves it
             ** as it is, 42 goes twice): the empty filter. */
@@ -345,6 +454,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_registered_functions(argv[1]);
+    test_countmin_flags(argv[1]);
     test_version_and_loading(argv[1], argv[2]);
     test_loading_twice(argv[1]);
     test_registration_failure(argv[1]);

@@ -1,28 +1,39 @@
 /*
-** test_in_place.c: bloom_add_in_place, bloom_remove_in_place and
-** bloom_might_contain_in_place through SQLite's C API (rule 19 (in place)).
+** test_in_place.c: bloom_add_in_place, bloom_remove_in_place,
+** bloom_might_contain_in_place, cms_add_in_place and cms_count_in_place
+** through SQLite's C API (rules 19 (in place), 22 (scalable) and 25 (count-min
+** in place)).
 **
 ** Usage: test_in_place EXTENSION SCRATCH
 **
 ** SCRATCH is a path prefix for the database files the test creates
-** (SCRATCH.readonly.db, SCRATCH.transactions.db). Checks
+** (SCRATCH.readonly.db, SCRATCH.transactions.db, SCRATCH.memory.db,
+** SCRATCH.pages.db). The writers include a scalable filter's growth, which
+** replaces the cell by an UPDATE run from the function. Checks
 **  1. the application's authorizer: denying the UPDATE of the filters table
-**     stops the writers, denying the READ of the filter column stops all three,
-**     with SQLITE_AUTH and the message, the BLOB byte-identical; allowing
-**     everything, or denying another table only, does not stop them;
+**     stops the writers, denying the READ of the filter column stops them all,
+**     with SQLITE_AUTH and the message, the BLOB byte-identical, also when the
+**     UPDATE that grows a scalable filter is denied after the statement's
+**     check; allowing everything, or denying another table only, does not stop
+**     them;
 **  2. trusted_schema = OFF: the writers are refused in a trigger or view of
-**     the main schema, work in a TEMP trigger; the probe works in a view;
+**     the main schema, work (and grow) in a TEMP trigger; the probes work in a
+**     view;
 **  3. a read-only database and PRAGMA query_only: the writers fail, the BLOB
-**     unchanged; the probe works;
+**     unchanged; the probes work;
 **  4. ROLLBACK, ROLLBACK TO, and a trigger's RAISE(ABORT) in autocommit and in
-**     an explicit transaction undo what the writers wrote;
+**     an explicit transaction undo what the writers wrote, growth included;
 **  5. for each kind, 2,000 keys of every SQL type added in place give the bytes
-**     of bloom_add and of bloom_build, probing in place agrees with
-**     bloom_might_contain on 10,000 keys, and (counting, cuckoo) removing half in place
-**     gives the bytes of bloom_remove;
+**     of bloom_add and of bloom_build (a scalable filter growing on the way),
+**     probing in place agrees with bloom_might_contain on 10,000 keys, and
+**     (counting, cuckoo) removing half in place gives the bytes of
+**     bloom_remove;
 **  6. the Nth allocation failing while a writer runs, once or persistently,
 **     for N = 1, 2, ... until a run makes fewer: an error, the BLOB
-**     byte-identical, the connection usable.
+**     byte-identical, the connection usable;
+**  7. the pages a writer writes (WAL frames): O(depth) of a count-min sketch,
+**     O(k) of a Bloom filter, not the BLOB's;
+**  8. scalable filters growing while the same statement scans their table.
 ** Lookaside is off, so that every allocation reaches the allocator.
 */
 #include <sqlite3.h>
@@ -224,13 +235,20 @@ static void write_cell(sqlite3 *db, int id, const bytes *b) {
     sqlite3_finalize(stmt);
 }
 
-/* The filters every test starts from: 1 standard, 2 counting, 3 blocked, each holding 'k'. */
+/* The filters every test starts from: 1 standard, 2 counting, 3 blocked, 4 scalable (for n = 1:
+** full, so that a new key grows it by a stage), 5 a count-min sketch, each holding 'k'. */
 static const char filters_sql[] =
     "CREATE TABLE filters(id INTEGER PRIMARY KEY, name TEXT, f BLOB);"
     "INSERT INTO filters VALUES"
     " (1, 'standard', bloom_add(bloom_empty(1000, 0.01), 'k')),"
     " (2, 'counting', bloom_add(bloom_empty(1000, 0.01, 'counting'), 'k')),"
-    " (3, 'blocked', bloom_add(bloom_empty(1000, 0.01, 'blocked'), 'k'));";
+    " (3, 'blocked', bloom_add(bloom_empty(1000, 0.01, 'blocked'), 'k')),"
+    " (4, 'scalable', bloom_add(bloom_empty(1, 0.01, 'scalable'), 'k')),"
+    " (5, 'countmin', cms_add(cms_empty(0.01, 0.01), 'k'));";
+
+/* The stages of the scalable filter at id 4. */
+static const char stage_count_sql[] =
+    "SELECT json_extract(bloom_info(f), '$.stage_count') FROM filters WHERE id = 4";
 
 /* ---- 1. The authorizer. */
 
@@ -270,12 +288,35 @@ static int allow_all(void *arg, int action, const char *a, const char *b, const 
     return SQLITE_OK;
 }
 
+/* Denies the UPDATE of filters once deny_from_now is set: between two steps of a statement,
+** after the check its first call made. */
+static int deny_from_now;
+
+static int deny_update_from_now(void *arg, int action, const char *a, const char *b,
+                                const char *schema, const char *trigger) {
+    return deny_from_now ? deny_update_of_filters(arg, action, a, b, schema, trigger) : SQLITE_OK;
+}
+
+/* Answers SQLITE_IGNORE to the UPDATE of filters.f: SQLite then compiles an UPDATE of that
+** column without its assignment, silently. */
+static int ignore_update_of_f(void *arg, int action, const char *a, const char *b,
+                              const char *schema, const char *trigger) {
+    (void)arg;
+    (void)schema;
+    (void)trigger;
+    return action == SQLITE_UPDATE && a != NULL && b != NULL && strcmp(a, "filters") == 0 &&
+                   strcmp(b, "f") == 0
+               ? SQLITE_IGNORE
+               : SQLITE_OK;
+}
+
 static void test_authorizer(void) {
     sqlite3 *db = open_memory();
     exec(db, filters_sql);
     exec(db, "CREATE TABLE other(id INTEGER PRIMARY KEY, f BLOB);"
              "INSERT INTO other VALUES (1, bloom_empty(100, 0.01))");
     bytes standard = read_cell(db, 1), counting = read_cell(db, 2);
+    bytes scalable = read_cell(db, 4), countmin = read_cell(db, 5);
 
     /* The UPDATE of filters denied: both writers refused, with either spelling of the table;
     ** the probe, which only reads, works. */
@@ -288,9 +329,18 @@ static void test_authorizer(void) {
               "error 23: bloom_remove_in_place: cannot update main.filters.f: not authorized");
     CHECK_U64(sqlite3_errcode(db), SQLITE_AUTH);
     CHECK_STR(run(db, "SELECT bloom_might_contain_in_place('filters', 'f', 2, 'k')"), "1");
+    /* A scalable filter that would grow, and a count-min sketch. */
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"),
+              "error 23: bloom_add_in_place: cannot update main.filters.f: not authorized");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'new key', 7)"),
+              "error 23: cms_add_in_place: cannot update main.filters.f: not authorized");
+    CHECK_U64(sqlite3_errcode(db), SQLITE_AUTH);
+    CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'k')"), "1");
     sqlite3_set_authorizer(db, NULL, NULL);
     CHECK(cell_is(db, 1, &standard));
     CHECK(cell_is(db, 2, &counting));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
 
     /* The READ of filters.f denied: all three refused. */
     sqlite3_set_authorizer(db, deny_read_of_f, NULL);
@@ -304,9 +354,52 @@ static void test_authorizer(void) {
               "error 23: bloom_might_contain_in_place: cannot read main.filters.f: access to "
               "filters.f is prohibited");
     CHECK_U64(sqlite3_errcode(db), SQLITE_AUTH);
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"),
+              "error 23: bloom_add_in_place: cannot update main.filters.f: access to filters.f "
+              "is prohibited");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'new key')"),
+              "error 23: cms_add_in_place: cannot update main.filters.f: access to filters.f is "
+              "prohibited");
+    CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'k')"),
+              "error 23: cms_count_in_place: cannot read main.filters.f: access to filters.f is "
+              "prohibited");
+    CHECK_U64(sqlite3_errcode(db), SQLITE_AUTH);
     sqlite3_set_authorizer(db, NULL, NULL);
     CHECK(cell_is(db, 1, &standard));
     CHECK(cell_is(db, 2, &counting));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
+
+    /* The UPDATE that grows a scalable filter is prepared when it runs: an authorizer that
+    ** denies it after the statement's first call (which checked the authorizer for the
+    ** statement, adding nothing: 'k' is there) stops the growth, with SQLITE_AUTH, the cell as
+    ** it was. (No ORDER BY: a sort would compute every row in the first step.) */
+    sqlite3_stmt *stmt = NULL;
+    deny_from_now = 0;
+    sqlite3_set_authorizer(db, deny_update_from_now, NULL);
+    CHECK(sqlite3_prepare_v2(db,
+                             "SELECT bloom_add_in_place('filters', 'f', 4, k) FROM "
+                             "(SELECT 'k' AS k UNION ALL SELECT 'new key')",
+                             -1, &stmt, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(stmt) == SQLITE_ROW);
+    CHECK_U64(sqlite3_column_int(stmt, 0), 0);
+    deny_from_now = 1;
+    CHECK_U64(sqlite3_step(stmt), SQLITE_AUTH);
+    CHECK_STR(sqlite3_errmsg(db),
+              "bloom_add_in_place: cannot write main.filters.f, rowid 4: not authorized");
+    sqlite3_finalize(stmt);
+    sqlite3_set_authorizer(db, NULL, NULL);
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK_STR(run(db, stage_count_sql), "1");
+
+    /* SQLITE_IGNORE to the UPDATE of the column would leave the growth out of the cell while
+    ** the add answered 1 (a key lost): it is an error, the cell as it was. */
+    sqlite3_set_authorizer(db, ignore_update_of_f, NULL);
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"),
+              "error 1: bloom_add_in_place: the authorizer leaves main.filters.f, rowid 4 out of "
+              "the UPDATE that grows the filter (SQLITE_IGNORE); nothing was added");
+    sqlite3_set_authorizer(db, NULL, NULL);
+    CHECK(cell_is(db, 4, &scalable));
 
     /* An authorizer that allows everything: it is asked, and the three work. */
     sqlite3_set_authorizer(db, allow_all, NULL);
@@ -315,10 +408,20 @@ static void test_authorizer(void) {
     CHECK_STR(run(db, "SELECT bloom_might_contain_in_place('filters', 'f', 1, 'new key')"), "1");
     CHECK(asked.update_f);
     CHECK(asked.read_f);
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"), "1");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'new key', 7)"), "7");
+    CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'new key')"), "7");
     sqlite3_set_authorizer(db, NULL, NULL);
     CHECK(!cell_is(db, 1, &standard));
     CHECK_STR(
         run_blob(db, "SELECT f = bloom_add(?1, 'new key') FROM filters WHERE id = 1", &standard),
+        "1");
+    CHECK_STR(run(db, stage_count_sql), "2");
+    CHECK_STR(
+        run_blob(db, "SELECT f = bloom_add(?1, 'new key') FROM filters WHERE id = 4", &scalable),
+        "1");
+    CHECK_STR(
+        run_blob(db, "SELECT f = cms_add(?1, 'new key', 7) FROM filters WHERE id = 5", &countmin),
         "1");
     CHECK_STR(
         run(db, "SELECT json_extract(bloom_info(f), '$.keys_added') FROM filters WHERE id = 2"),
@@ -340,6 +443,8 @@ static void test_authorizer(void) {
 
     bytes_free(&standard);
     bytes_free(&counting);
+    bytes_free(&scalable);
+    bytes_free(&countmin);
     sqlite3_close(db);
 }
 
@@ -348,38 +453,54 @@ static void test_authorizer(void) {
 static void test_trusted_schema(void) {
     sqlite3 *db = open_memory();
     exec(db, filters_sql);
-    exec(db,
-         "CREATE TABLE log(k);"
-         "CREATE TRIGGER log_add AFTER INSERT ON log BEGIN"
-         "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
-         "CREATE TABLE removals(k);"
-         "CREATE TRIGGER removals_remove AFTER INSERT ON removals BEGIN"
-         "  SELECT bloom_remove_in_place('filters', 'f', 2, NEW.k); END;"
-         "CREATE TABLE temp_log(k);"
-         "CREATE TEMP TRIGGER temp_log_add AFTER INSERT ON main.temp_log BEGIN"
-         "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
-         "CREATE VIEW probe_view AS"
-         "  SELECT bloom_might_contain_in_place('filters', 'f', 1, 'temp key') AS c;"
-         "CREATE VIEW add_view AS SELECT bloom_add_in_place('filters', 'f', 1, 'view key') AS c;");
-    /* The flags this rests on: the writers neither deterministic nor innocuous, the probe
+    exec(
+        db,
+        "CREATE TABLE log(k);"
+        "CREATE TRIGGER log_add AFTER INSERT ON log BEGIN"
+        "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
+        "CREATE TABLE removals(k);"
+        "CREATE TRIGGER removals_remove AFTER INSERT ON removals BEGIN"
+        "  SELECT bloom_remove_in_place('filters', 'f', 2, NEW.k); END;"
+        "CREATE TABLE temp_log(k);"
+        "CREATE TEMP TRIGGER temp_log_add AFTER INSERT ON main.temp_log BEGIN"
+        "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
+        "CREATE VIEW probe_view AS"
+        "  SELECT bloom_might_contain_in_place('filters', 'f', 1, 'temp key') AS c;"
+        "CREATE VIEW add_view AS SELECT bloom_add_in_place('filters', 'f', 1, 'view key') AS c;"
+        "CREATE TABLE counts(k);"
+        "CREATE TRIGGER counts_add AFTER INSERT ON counts BEGIN"
+        "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k); END;"
+        "CREATE TABLE temp_counts(k);"
+        "CREATE TEMP TRIGGER temp_counts_add AFTER INSERT ON main.temp_counts BEGIN"
+        "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k, 3);"
+        "  SELECT bloom_add_in_place('filters', 'f', 4, NEW.k); END;"
+        "CREATE VIEW count_view AS SELECT cms_count_in_place('filters', 'f', 5, 'temp key') AS c;"
+        "CREATE VIEW cms_add_view AS SELECT cms_add_in_place('filters', 'f', 5, 'view key') AS c;");
+    /* The flags this rests on: the writers neither deterministic nor innocuous, the probes
     ** innocuous (0x200000) but not deterministic. */
     CHECK_STR(run(db, "SELECT group_concat(name || ' ' || flags, ', ') FROM (SELECT name, flags "
-                      "FROM pragma_function_list WHERE name LIKE 'bloom%in_place' AND narg = 4 "
+                      "FROM pragma_function_list WHERE name LIKE '%in_place' AND narg = 4 "
                       "ORDER BY name)"),
               "bloom_add_in_place 0, bloom_might_contain_in_place 2097152, "
-              "bloom_remove_in_place 0");
+              "bloom_remove_in_place 0, cms_add_in_place 0, cms_count_in_place 2097152");
     CHECK(sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) == SQLITE_OK);
     CHECK_STR(run(db, "PRAGMA trusted_schema"), "0");
     bytes standard = read_cell(db, 1), counting = read_cell(db, 2);
+    bytes scalable = read_cell(db, 4), countmin = read_cell(db, 5);
 
     CHECK_STR(run(db, "INSERT INTO log VALUES ('trigger key')"),
               "error 1: unsafe use of bloom_add_in_place()");
     CHECK_STR(run(db, "INSERT INTO removals VALUES ('k')"),
               "error 1: unsafe use of bloom_remove_in_place()");
     CHECK_STR(run(db, "SELECT c FROM add_view"), "error 1: unsafe use of bloom_add_in_place()");
+    CHECK_STR(run(db, "INSERT INTO counts VALUES ('trigger key')"),
+              "error 1: unsafe use of cms_add_in_place()");
+    CHECK_STR(run(db, "SELECT c FROM cms_add_view"), "error 1: unsafe use of cms_add_in_place()");
     CHECK(cell_is(db, 1, &standard));
     CHECK(cell_is(db, 2, &counting));
+    CHECK(cell_is(db, 5, &countmin));
     CHECK_STR(run(db, "SELECT count(*) FROM log"), "0");
+    CHECK_STR(run(db, "SELECT count(*) FROM counts"), "0");
 
     /* A TEMP trigger is the application's own: it may. */
     CHECK_STR(run(db, "INSERT INTO temp_log VALUES ('temp key')"), "");
@@ -389,15 +510,30 @@ static void test_trusted_schema(void) {
         "1");
     /* The probe is innocuous: a view of the main schema may call it. */
     CHECK_STR(run(db, "SELECT c FROM probe_view"), "1");
+    /* The same for a count-min sketch, and a scalable filter growing from a TEMP trigger (its
+    ** UPDATE, run from the function, is the application's own too). */
+    CHECK_STR(run(db, "INSERT INTO temp_counts VALUES ('temp key')"), "");
+    CHECK_STR(run(db, "SELECT c FROM count_view"), "3");
+    CHECK_STR(
+        run_blob(db, "SELECT f = cms_add(?1, 'temp key', 3) FROM filters WHERE id = 5", &countmin),
+        "1");
+    CHECK_STR(run(db, stage_count_sql), "2");
+    CHECK_STR(
+        run_blob(db, "SELECT f = bloom_add(?1, 'temp key') FROM filters WHERE id = 4", &scalable),
+        "1");
 
     /* With the schema trusted, the same trigger works. */
     CHECK(sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 1, NULL) == SQLITE_OK);
     CHECK_STR(run(db, "INSERT INTO log VALUES ('trigger key')"), "");
     CHECK_STR(run(db, "SELECT bloom_might_contain_in_place('filters', 'f', 1, 'trigger key')"),
               "1");
+    CHECK_STR(run(db, "INSERT INTO counts VALUES ('trigger key')"), "");
+    CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'trigger key')"), "1");
 
     bytes_free(&standard);
     bytes_free(&counting);
+    bytes_free(&scalable);
+    bytes_free(&countmin);
     sqlite3_close(db);
 }
 
@@ -409,10 +545,21 @@ static void test_read_only(const char *scratch) {
     sqlite3 *db = open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     exec(db, filters_sql);
     bytes standard = read_cell(db, 1), counting = read_cell(db, 2);
+    bytes scalable = read_cell(db, 4), countmin = read_cell(db, 5);
     sqlite3_close(db);
 
     /* Opened read-only. */
     db = open_db(path, SQLITE_OPEN_READONLY);
+    /* A scalable filter that would grow, and a count-min sketch: refused before anything. */
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"),
+              "error 8: bloom_add_in_place: cannot write main.filters.f, rowid 4: attempt to "
+              "write a readonly database");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'new key')"),
+              "error 8: cms_add_in_place: cannot write main.filters.f, rowid 5: attempt to "
+              "write a readonly database");
+    CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'k')"), "1");
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
     CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 1, 'new key')"),
               "error 8: bloom_add_in_place: cannot write main.filters.f, rowid 1: attempt to "
               "write a readonly database");
@@ -427,6 +574,14 @@ static void test_read_only(const char *scratch) {
     /* PRAGMA query_only. */
     db = open_db(path, SQLITE_OPEN_READWRITE);
     exec(db, "PRAGMA query_only = ON");
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"),
+              "error 8: bloom_add_in_place: cannot write main.filters.f, rowid 4: attempt to "
+              "write a readonly database");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'new key')"),
+              "error 8: cms_add_in_place: cannot write main.filters.f, rowid 5: attempt to "
+              "write a readonly database");
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
     CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 1, 'new key')"),
               "error 8: bloom_add_in_place: cannot write main.filters.f, rowid 1: attempt to "
               "write a readonly database");
@@ -439,10 +594,14 @@ static void test_read_only(const char *scratch) {
     exec(db, "PRAGMA query_only = OFF");
     CHECK_STR(run(db, "SELECT bloom_remove_in_place('filters', 'f', 2, 'k')"), "1");
     CHECK(!cell_is(db, 2, &counting));
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"), "1");
+    CHECK_STR(run(db, stage_count_sql), "2");
     sqlite3_close(db);
 
     bytes_free(&standard);
     bytes_free(&counting);
+    bytes_free(&scalable);
+    bytes_free(&countmin);
     remove_database(path);
     sqlite3_free(path);
 }
@@ -456,33 +615,64 @@ static void test_transactions_on(const char *path) {
              "CREATE TRIGGER events_add AFTER INSERT ON events BEGIN"
              "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k);"
              "  SELECT bloom_remove_in_place('filters', 'f', 2, 'k') WHERE NEW.k = 'remove';"
+             "  SELECT bloom_add_in_place('filters', 'f', 4, NEW.k);"
+             "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k, 2);"
              "  SELECT RAISE(ABORT, 'events: refused') WHERE NEW.fail; END;");
     bytes before = read_cell(db, 1), counting = read_cell(db, 2);
+    /* The scalable filter grows (its UPDATE run from the function) on its first new key. */
+    bytes scalable = read_cell(db, 4), countmin = read_cell(db, 5);
 
     /* BEGIN ... ROLLBACK. */
     exec(db, "BEGIN");
     CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 1, 'rolled back')"), "1");
     CHECK_STR(run(db, "SELECT bloom_remove_in_place('filters', 'f', 2, 'k')"), "1");
     CHECK(!cell_is(db, 1, &before));
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'rolled back')"), "1");
+    CHECK_STR(run(db, stage_count_sql), "2");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'rolled back', 4)"), "4");
     exec(db, "ROLLBACK");
     CHECK(cell_is(db, 1, &before));
     CHECK(cell_is(db, 2, &counting));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
 
     /* SAVEPOINT ... ROLLBACK TO. */
     exec(db, "SAVEPOINT sp");
     CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 1, 'savepoint key')"), "1");
     exec(db, "ROLLBACK TO sp; RELEASE sp");
     CHECK(cell_is(db, 1, &before));
+    /* Growth (twice: stages of 1 and 2 keys, then 4) and a count after a savepoint are undone
+    ** by ROLLBACK TO it; what came before it stays until the transaction rolls back. */
+    exec(db, "BEGIN");
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 1, 'before savepoint')"), "1");
+    bytes outer = read_cell(db, 1);
+    exec(db, "SAVEPOINT sp");
+    CHECK_STR(run(db,
+                  "SELECT sum(bloom_add_in_place('filters', 'f', 4, k)) FROM (SELECT 'sp 1' AS k "
+                  "UNION ALL SELECT 'sp 2' UNION ALL SELECT 'sp 3')"),
+              "3");
+    CHECK_STR(run(db, stage_count_sql), "3");
+    CHECK_STR(run(db, "SELECT cms_add_in_place('filters', 'f', 5, 'sp 1')"), "1");
+    exec(db, "ROLLBACK TO sp; RELEASE sp");
+    CHECK(cell_is(db, 1, &outer));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
+    exec(db, "ROLLBACK");
+    CHECK(cell_is(db, 1, &before));
 
-    /* In autocommit: the trigger adds, then the statement aborts. */
+    /* In autocommit: the trigger adds (and grows), then the statement aborts. */
     CHECK_STR(run(db, "INSERT INTO events VALUES ('aborted', 1)"), "error 19: events: refused");
     CHECK(cell_is(db, 1, &before));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
     CHECK_STR(run(db, "INSERT INTO events VALUES ('remove', 1)"), "error 19: events: refused");
     CHECK(cell_is(db, 2, &counting));
     /* Three rows, three calls, the third row aborts: none of them stays. */
     CHECK_STR(run(db, "INSERT INTO events VALUES ('a', 0), ('b', 0), ('c', 1)"),
               "error 19: events: refused");
     CHECK(cell_is(db, 1, &before));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
     CHECK_STR(run(db, "SELECT count(*) FROM events"), "0");
     CHECK(sqlite3_get_autocommit(db));
 
@@ -498,6 +688,8 @@ static void test_transactions_on(const char *path) {
               "error 19: events: refused");
     CHECK(cell_is(db, 1, &kept));
     CHECK(cell_is(db, 2, &counting));
+    CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
     CHECK_STR(run(db, "INSERT INTO events VALUES ('accepted', 0)"), "");
     bytes accepted = read_cell(db, 1);
     CHECK(!bytes_equal(&accepted, &kept));
@@ -509,11 +701,21 @@ static void test_transactions_on(const char *path) {
                        &before),
               "1");
     CHECK_STR(run(db, "SELECT group_concat(k) FROM events"), "accepted");
+    CHECK_STR(run(db, stage_count_sql), "2");
+    CHECK_STR(
+        run_blob(db, "SELECT f = bloom_add(?1, 'accepted') FROM filters WHERE id = 4", &scalable),
+        "1");
+    CHECK_STR(
+        run_blob(db, "SELECT f = cms_add(?1, 'accepted', 2) FROM filters WHERE id = 5", &countmin),
+        "1");
 
     bytes_free(&before);
     bytes_free(&counting);
     bytes_free(&kept);
     bytes_free(&accepted);
+    bytes_free(&outer);
+    bytes_free(&scalable);
+    bytes_free(&countmin);
     sqlite3_close(db);
 }
 
@@ -578,8 +780,14 @@ static row step_key(sqlite3_stmt *stmt, int i, bytes *blob) {
 
 static void test_equivalence(void) {
     /* Not 'cuckoo': these keys repeat up to 167 times, and a cuckoo filter holds a key at most 8
-    ** times; its equivalences are in tests/sql/kinds.sql. */
-    static const char *kinds[] = {"standard", "blocked", "counting"};
+    ** times; its equivalences are in tests/sql/kinds.sql. A 'scalable' filter for n = 100, so
+    ** that in place it grows (to 4 stages), key by key as bloom_add grows it; it counts only the
+    ** keys it answered 1 for, the others every non-NULL key. (The count-min sketch:
+    ** tests/sql/countmin.sql and tests/sql/kinds.sql.) */
+    static const struct {
+        const char *name;
+        int n;
+    } kinds[] = {{"standard", 2000}, {"blocked", 2000}, {"counting", 2000}, {"scalable", 100}};
     sqlite3 *db = open_memory();
     exec(db, keys_sql);
     exec(db, "CREATE TABLE filters(id INTEGER PRIMARY KEY, name TEXT, f BLOB);");
@@ -587,10 +795,10 @@ static void test_equivalence(void) {
     CHECK_STR(run(db, "SELECT count(k) || ' ' || count(DISTINCT typeof(k)) FROM keys"), "1950 5");
     CHECK_STR(run(db, "SELECT count(*) FROM probes"), "10000");
     for (int kind = 0; kind < (int)(sizeof kinds / sizeof kinds[0]); kind++) {
-        int id = kind + 1;
+        int id = kind + 1, scalable = strcmp(kinds[kind].name, "scalable") == 0;
         char *sql =
-            sqlite3_mprintf("INSERT INTO filters VALUES (%d, %Q, bloom_empty(2000, 0.01, %Q))", id,
-                            kinds[kind], kinds[kind]);
+            sqlite3_mprintf("INSERT INTO filters VALUES (%d, %Q, bloom_empty(%d, 0.01, %Q))", id,
+                            kinds[kind].name, kinds[kind].n, kinds[kind].name);
         exec(db, sql);
         sqlite3_free(sql);
         bytes reference = read_cell(db, id);
@@ -613,8 +821,8 @@ static void test_equivalence(void) {
             row got = step_key(add_in_place, i, NULL);
             if (expected.rc != SQLITE_ROW || strcmp(expected.value, got.value) != 0) {
                 if (mismatches++ < 5) {
-                    fprintf(stderr, "    %s, key %d: in place %s (%s), expected %s\n", kinds[kind],
-                            i, got.value, sqlite3_errmsg(db), expected.value);
+                    fprintf(stderr, "    %s, key %d: in place %s (%s), expected %s\n",
+                            kinds[kind].name, i, got.value, sqlite3_errmsg(db), expected.value);
                 }
             }
             was_absent += strcmp(got.value, "1") == 0;
@@ -624,15 +832,25 @@ static void test_equivalence(void) {
         CHECK_U64(mismatches, 0);
         CHECK(was_absent > 1000 && was_absent < 1950); /* repeats answered 0 */
         CHECK(cell_is(db, id, &reference));
-        sql = sqlite3_mprintf("SELECT (SELECT f FROM filters WHERE id = %d) = bloom_build(k, 2000, "
+        sql = sqlite3_mprintf("SELECT (SELECT f FROM filters WHERE id = %d) = bloom_build(k, %d, "
                               "0.01, %Q) FROM (SELECT k FROM keys ORDER BY i)",
-                              id, kinds[kind]);
+                              id, kinds[kind].n, kinds[kind].name);
         CHECK_STR(run(db, sql), "1");
         sqlite3_free(sql);
         sql = sqlite3_mprintf(
             "SELECT json_extract(bloom_info(f), '$.keys_added') FROM filters WHERE id = %d", id);
-        CHECK_STR(run(db, sql), "1950");
+        char keys_added[16];
+        snprintf(keys_added, sizeof keys_added, "%d", scalable ? was_absent : 1950);
+        CHECK_STR(run(db, sql), keys_added);
         sqlite3_free(sql);
+        if (scalable) {
+            sql =
+                sqlite3_mprintf("SELECT json_extract(bloom_info(f), '$.stage_count') FROM filters "
+                                "WHERE id = %d",
+                                id);
+            CHECK_STR(run(db, sql), "4");
+            sqlite3_free(sql);
+        }
 
         /* 10,000 probes: in place and on the value agree; every key added answers 1. */
         sql = sqlite3_mprintf(
@@ -644,7 +862,7 @@ static void test_equivalence(void) {
         CHECK_STR(run_blob(db, sql, &reference), "10000 0 1950 1");
         sqlite3_free(sql);
 
-        if (strcmp(kinds[kind], "counting") == 0 || strcmp(kinds[kind], "cuckoo") == 0) {
+        if (strcmp(kinds[kind].name, "counting") == 0 || strcmp(kinds[kind].name, "cuckoo") == 0) {
             /* Every other key removed, in place and by bloom_remove on the copy. */
             sqlite3_stmt *remove_value = NULL, *remove_in_place = NULL;
             CHECK(sqlite3_prepare_v2(
@@ -770,6 +988,9 @@ static void test_out_of_memory(const char *scratch) {
         {3, "SELECT bloom_add_in_place('main.filters', 'f', 3, 'absent key')", "1"},
         {2, "SELECT bloom_add_in_place('filters', 'f', 2, 'absent key')", "1"},
         {2, "SELECT bloom_remove_in_place('filters', 'f', 2, 'k')", "1"},
+        /* A scalable filter grown by a stage: the copy, the UPDATE and its statement. */
+        {4, "SELECT bloom_add_in_place('filters', 'f', 4, 'absent key')", "1"},
+        {5, "SELECT cms_add_in_place('filters', 'f', 5, 'absent key', 3)", "3"},
     };
     char *path = sqlite3_mprintf("%s.memory.db", scratch);
     const char *databases[] = {":memory:", path};
@@ -797,6 +1018,173 @@ static void test_out_of_memory(const char *scratch) {
     sqlite3_free(path);
 }
 
+/* ---- 7. What a writer writes: the pages of the bytes that change, not the filter's. */
+
+/* Frames in the WAL of the database at path, of pages of page_size bytes (0 when it has none). */
+static long long wal_frames(const char *path, long long page_size) {
+    char *wal = sqlite3_mprintf("%s-wal", path);
+    FILE *file = fopen(wal, "rb");
+    long length = 0;
+    if (file != NULL && fseek(file, 0, SEEK_END) == 0) {
+        length = ftell(file);
+    }
+    if (file != NULL) {
+        fclose(file);
+    }
+    sqlite3_free(wal);
+    return length > 32 ? (length - 32) / (page_size + 24) : 0;
+}
+
+/* The frames one run of sql (an autocommit transaction) with ?1 bound to key (when not NULL)
+** added to the WAL of the database at path, emptied before. */
+static long long frames_written(sqlite3 *db, const char *path, const char *sql, const char *key) {
+    sqlite3_stmt *stmt = NULL;
+    CHECK_STR(run(db, "PRAGMA wal_checkpoint(TRUNCATE)"), "0");
+    CHECK_U64(wal_frames(path, 4096), 0);
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK);
+    if (key != NULL) {
+        sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+    }
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+    }
+    if (!CHECK(sqlite3_finalize(stmt) == SQLITE_OK)) {
+        fprintf(stderr, "    %s: %s\n", sql, sqlite3_errmsg(db));
+    }
+    return wal_frames(path, 4096);
+}
+
+/* The most frames_written over runs of sql with ?1 bound to 'key 0' to 'key 19'. */
+static long long most_frames_written(sqlite3 *db, const char *path, const char *sql) {
+    long long most = 0;
+    for (int i = 0; i < 20; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "key %d", i);
+        long long frames = frames_written(db, path, sql, key);
+        most = frames > most ? frames : most;
+    }
+    return most;
+}
+
+/*
+** In a WAL database of 4096-byte pages, with no checkpoint but ours, the frames a call adds to
+** the WAL are the pages it wrote. A count-min sketch of 5 rows of 27,183 counters (1,087,384
+** bytes, 266 pages) gets at most 7 from cms_add_in_place, plain or conservative: one a row and
+** the header's (which may straddle the row's leaf page and its first overflow page), O(depth)
+** of 266; a standard filter of 1,198,200 bytes with k = 7 at most 9 from bloom_add_in_place; a
+** scalable filter of 4 stages (524,872 bytes) at most k + 3 of its last stage (k = 10; its
+** header's two and its stage header's) from an add that does not grow it. A copy of the sketch
+** inserted writes all its pages: the measure sees them. (An UPDATE of the whole cell with a
+** value of the same length writes as few: SQLite overwrites a cell of the same size page by
+** page, and writes the pages that differ only.)
+*/
+static void test_pages_written(const char *scratch) {
+    char *path = sqlite3_mprintf("%s.pages.db", scratch);
+    remove_database(path);
+    sqlite3 *db = open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    CHECK_STR(run(db, "PRAGMA page_size = 4096"), "");
+    CHECK_STR(run(db, "PRAGMA journal_mode = WAL"), "wal");
+    CHECK_STR(run(db, "PRAGMA wal_autocheckpoint = 0"), "0");
+    CHECK_STR(run(db, "PRAGMA synchronous = OFF"), ""); /* no fsync: what is written is the same */
+    exec(db, "CREATE TABLE cells(id INTEGER PRIMARY KEY, f BLOB);"
+             "INSERT INTO cells VALUES (1, cms_empty(0.0001, 0.01)),"
+             " (2, cms_empty(0.0001, 0.01, 'conservative')), (3, bloom_empty(1000000, 0.01)),"
+             " (4, (SELECT bloom_build(value, 20000, 0.01, 'scalable') FROM (WITH RECURSIVE "
+             " s(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM s WHERE value < 150000) "
+             " SELECT value FROM s)));");
+    CHECK_STR(run(db, "SELECT group_concat(length(f), ' ') FROM cells"),
+              "1087384 1087384 1198200 524872");
+    CHECK_STR(run(db, "SELECT json_extract(bloom_info(f), '$.stage_count') || ' ' || "
+                      "json_extract(bloom_info(f), '$.stages[3].k') FROM cells WHERE id = 4"),
+              "4 10");
+    long long plain =
+        most_frames_written(db, path, "SELECT cms_add_in_place('cells', 'f', 1, ?1, 5)");
+    long long conservative =
+        most_frames_written(db, path, "SELECT cms_add_in_place('cells', 'f', 2, ?1, 5)");
+    long long standard =
+        most_frames_written(db, path, "SELECT bloom_add_in_place('cells', 'f', 3, ?1)");
+    long long scalable =
+        most_frames_written(db, path, "SELECT bloom_add_in_place('cells', 'f', 4, ?1)");
+    long long copy =
+        frames_written(db, path, "INSERT INTO cells SELECT 5, f FROM cells WHERE id = 1", NULL);
+    printf("pages written: cms_add_in_place %lld (conservative %lld), bloom_add_in_place %lld "
+           "(scalable %lld), a copy of the sketch inserted %lld\n",
+           plain, conservative, standard, scalable, copy);
+    CHECK(plain >= 1 && plain <= 7);
+    CHECK(conservative >= 1 && conservative <= 7);
+    CHECK(standard >= 1 && standard <= 9);
+    CHECK(scalable >= 1 && scalable <= 13);
+    CHECK(copy >= 266);
+    /* What the calls wrote is what cms_add writes, and the scalable filter did not grow. */
+    CHECK_STR(run(db, "SELECT (a.f = (SELECT cms_build(k, 5, 0.0001, 0.01) FROM (SELECT 'key ' || "
+                      "value AS k FROM (WITH RECURSIVE s(value) AS (SELECT 0 UNION ALL SELECT "
+                      "value + 1 FROM s WHERE value < 19) SELECT value FROM s)))) || '|' || "
+                      "(a.f = b.f) FROM cells AS a, cells AS b WHERE a.id = 1 AND b.id = 5"),
+              "1|1");
+    CHECK_STR(
+        run(db, "SELECT json_extract(bloom_info(f), '$.stage_count') FROM cells WHERE id = 4"),
+        "4");
+    sqlite3_close(db);
+    remove_database(path);
+    sqlite3_free(path);
+}
+
+/* ---- 8. Growth while the statement reads the table it grows a cell of. */
+
+/* Whether each row of t holds the scalable filter bloom_build makes of keys, a SELECT of the
+** keys added to the row (its id as t.id), in order. */
+static void check_rows_built(sqlite3 *db, const char *keys) {
+    char *sql = sqlite3_mprintf(
+        "SELECT count(*) || ' ' || sum(f = (SELECT bloom_build(k, 1, 0.01, 'scalable') FROM (%s)))"
+        " FROM t",
+        keys);
+    CHECK_STR(run(db, sql), "50 50");
+    sqlite3_free(sql);
+}
+
+static void test_growth_while_scanning(void) {
+    sqlite3 *db = open_memory();
+    static const char reset[] = "UPDATE t SET f = bloom_empty(1, 0.01, 'scalable')";
+    exec(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, f BLOB, x INTEGER);"
+             "CREATE TABLE s(j INTEGER PRIMARY KEY);"
+             "INSERT INTO s WITH RECURSIVE c(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM c WHERE "
+             "j < 20) SELECT j FROM c;"
+             "INSERT INTO t(id, x) SELECT j, j FROM s;"
+             "INSERT INTO t(id, x) SELECT j + 20, j + 20 FROM s;"
+             "INSERT INTO t(id, x) SELECT j + 40, j + 40 FROM s WHERE j <= 10;");
+    exec(db, reset);
+    /* Each row's cell grows 5 times (stages of 1, 2, 4, 8 and 16 keys) while the cursor on t
+    ** stands on it, in autocommit and in a transaction. */
+    static const char outer[] =
+        "SELECT count(*) || ' ' || sum(r) FROM (SELECT bloom_add_in_place('t', 'f', t.id, "
+        "t.x * 1000 + s.j) AS r FROM t CROSS JOIN s)";
+    CHECK_STR(run(db, outer), "1000 1000");
+    check_rows_built(db, "SELECT t.x * 1000 + j AS k FROM s ORDER BY j");
+    CHECK_STR(run(db, "SELECT json_extract(bloom_info(f), '$.stage_count') FROM t WHERE id = 1"),
+              "5");
+    exec(db, reset);
+    exec(db, "BEGIN");
+    CHECK_STR(run(db, outer), "1000 1000");
+    exec(db, "COMMIT");
+    check_rows_built(db, "SELECT t.x * 1000 + j AS k FROM s ORDER BY j");
+    /* The scan of t inside: every cell it passes grows, over and over. */
+    exec(db, reset);
+    CHECK_STR(run(db, "SELECT count(*) || ' ' || sum(r) FROM (SELECT bloom_add_in_place('t', 'f', "
+                      "t.id, t.x * 1000 + s.j) AS r FROM s CROSS JOIN t)"),
+              "1000 1000");
+    check_rows_built(db, "SELECT t.x * 1000 + j AS k FROM s ORDER BY j");
+    /* Every row's x into the cell of row 1, which the scan passes as it grows. */
+    exec(db, reset);
+    CHECK_STR(run(db, "SELECT count(*) || ' ' || sum(bloom_add_in_place('t', 'f', 1, x)) FROM t"),
+              "50 50");
+    CHECK_STR(run(db, "SELECT f = (SELECT bloom_build(x, 1, 0.01, 'scalable') FROM (SELECT x FROM "
+                      "t ORDER BY id)) FROM t WHERE id = 1"),
+              "1");
+    CHECK_STR(run(db, "SELECT count(*) FROM t AS a, t AS b WHERE b.id = 1 AND NOT "
+                      "bloom_might_contain(b.f, a.x)"),
+              "0");
+    sqlite3_close(db);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s EXTENSION SCRATCH\n", argv[0]);
@@ -810,6 +1198,8 @@ int main(int argc, char **argv) {
     test_transactions(argv[2]);
     test_equivalence();
     test_out_of_memory(argv[2]);
+    test_pages_written(argv[2]);
+    test_growth_while_scanning();
     CHECK_U64(sqlite3_memory_used(), 0);
     return check_report("test_in_place");
 }

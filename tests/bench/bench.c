@@ -7,18 +7,22 @@
 **
 ** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [TABLE...]
 **
-** TABLE is any of: core probe build exact forms scale live (default: all). --quick
-** shrinks the data (no 100M or 10M keys, fewer runs) to check that
-** everything runs. DIR (default .) receives the database files the exact
-** lookups need.
+** TABLE is any of: core probe build exact forms scale live vacuum scalable
+** countmin cuckoo (default: all). --quick shrinks the data (no 100M or 10M
+** keys, fewer runs) to check that everything runs. DIR (default .) receives
+** the database files the exact lookups need.
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, getrusage */
 
 #include <sqlite3.h>
 
 #include "bloom_core.h"
+#include "countmin_core.h"
+#include "cuckoo_core.h"
+#include "scalable_core.h"
 #include "twin.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +52,13 @@ static void die(bench *b, const char *what) {
     exit(2);
 }
 
+/* The clock now() reads: wall time, but for the tables of work in memory that choose the
+** thread's CPU time (which the machine's other load does not inflate while it waits). */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
 static double now(void) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(bench_clock, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
@@ -872,6 +880,982 @@ static void table_live(bench *b) {
     live_counting(b);
 }
 
+/* 8. The scalable kind (ext/scalable_core.h): its growth ratio g and tightening ratio r chosen
+** from measurements through the core; its figures through SQL; and its growth in place. */
+
+/* splitmix64: the benchmark's random numbers, from a fixed seed. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A filter in memory from malloc, grown as bloom_add grows it. */
+typedef struct grown_filter {
+    uint8_t *blob;
+    uint64_t bytes;
+    int stages; /* a scalable filter's */
+} grown_filter;
+
+/* An empty scalable filter for a first stage of n keys at compound rate p, of growth g and
+** tightening r, stages of layout. */
+static void scalable_start(bench *b, grown_filter *g, uint64_t n, double p, int layout, int growth,
+                           double tightening) {
+    scalable_header h;
+    bloom_header first;
+    double bytes;
+    if (scalable_size(n, p, layout, growth, tightening, &h, &first, &bytes) != FILTER_OK) {
+        die(b, "scalable_size");
+    }
+    g->bytes = (uint64_t)bytes;
+    g->blob = calloc(g->bytes, 1);
+    if (g->blob == NULL) {
+        die(b, "out of memory");
+    }
+    scalable_write_header(g->blob, &h);
+    bloom_write_header(g->blob + FILTER_HEADER_BYTES, &first);
+    g->stages = 1;
+}
+
+/* Adds key to the scalable filter g, growing it by a stage when it is full, as bloom_add does
+** (sql_kind_grow). Returns 1 when it grew. */
+static int scalable_push(bench *b, grown_filter *g, key_hash key) {
+    filter_status status = filter_add(&scalable_kind, g->blob, key);
+    if (status != FILTER_FULL) {
+        return 0;
+    }
+    filter_view f = {&scalable_kind, 0, 0, 0, g->blob, g->bytes};
+    uint64_t grown;
+    if (scalable_kind.grow_size(&f, &grown) != FILTER_OK) {
+        die(b, "the scalable filter cannot grow");
+    }
+    uint8_t *larger = realloc(g->blob, grown);
+    if (larger == NULL) {
+        die(b, "out of memory");
+    }
+    scalable_kind.grow(larger, g->bytes);
+    g->blob = larger;
+    g->bytes = grown;
+    g->stages++;
+    if (filter_add(&scalable_kind, g->blob, key) != FILTER_OK) {
+        die(b, "a grown scalable filter had no room");
+    }
+    return 1;
+}
+
+/* A Bloom filter of layout for n keys at p holding the keys 1..n, from malloc. */
+static grown_filter bloom_filled(bench *b, uint64_t n, double p, int layout) {
+    bloom_header h;
+    double bytes;
+    grown_filter g = {NULL, 0, 0};
+    if (bloom_size(n, p, layout, &h, &bytes) != FILTER_OK) {
+        die(b, "bloom_size");
+    }
+    g.bytes = (uint64_t)bytes;
+    g.blob = calloc(g.bytes, 1);
+    if (g.blob == NULL) {
+        die(b, "out of memory");
+    }
+    for (uint64_t i = 1; i <= n; i++) {
+        bloom_set(g.blob + FILTER_HEADER_BYTES, &h, key_hash_integer((int64_t)i));
+    }
+    h.keys = n;
+    bloom_write_header(g.blob, &h);
+    return g;
+}
+
+/* A view of g that filter_open accepted. */
+static filter_view open_grown(bench *b, const grown_filter *g) {
+    filter_view f;
+    char why[FILTER_WHY_MAX];
+    if (filter_open(g->blob, g->bytes, &f, why) != FILTER_OK) {
+        die(b, why);
+    }
+    return f;
+}
+
+/* Probes f with the keys from first on, count of them, by its kind's might_contain (the
+** probe bloom_might_contain makes): the answers 1, and the seconds into *seconds. */
+static uint64_t probe_run(const filter_view *f, int64_t first, int64_t step, uint64_t count,
+                          double *seconds) {
+    uint64_t hits = 0;
+    double start = now();
+    int64_t key = first;
+    for (uint64_t i = 0; i < count; i++, key += step) {
+        hits += (uint64_t)f->kind->might_contain(f, key_hash_integer(key));
+    }
+    *seconds = now() - start;
+    return hits;
+}
+
+enum { PROBE_CASES_MAX = 8 };
+
+/* Times count probes of the keys first, first + step, ... in each of cases filters, b->runs times
+** in turns: ns/probe medians into ns, the answers 1 into hits. */
+static void time_probes(bench *b, const filter_view *filters, int cases, int64_t first,
+                        int64_t step, uint64_t count, double *ns, uint64_t *hits) {
+    double times[PROBE_CASES_MAX][LIVE_RUNS_MAX];
+    int runs = b->runs < LIVE_RUNS_MAX ? b->runs : LIVE_RUNS_MAX;
+    for (int r = 0; r < runs; r++) {
+        for (int c = 0; c < cases; c++) {
+            hits[c] = probe_run(&filters[c], first, step, count, &times[c][r]);
+        }
+    }
+    for (int c = 0; c < cases; c++) {
+        ns[c] = median(times[c], runs) * 1e9 / (double)count;
+    }
+}
+
+/* A filter of 8a: its ratios, and the keys offered and the bytes when each stage was added. */
+typedef struct scalable_run {
+    int growth;
+    double tightening;
+    uint64_t grew_at[SCALABLE_STAGES_MAX];  /* keys offered when stage i was added */
+    uint64_t bytes_at[SCALABLE_STAGES_MAX]; /* bytes with stages 0..i */
+    int stages;
+} scalable_run;
+
+/* Bytes of the scalable filter of run after count keys were offered one by one. */
+static uint64_t run_bytes(const scalable_run *run, uint64_t count, int *stages) {
+    int s = 0;
+    while (s + 1 < run->stages && run->grew_at[s + 1] <= count) {
+        s++;
+    }
+    *stages = s + 1;
+    return run->bytes_at[s];
+}
+
+/* Bytes of a standard Bloom filter for n keys at p. */
+static uint64_t standard_bytes(uint64_t n, double p) {
+    bloom_header h;
+    double bytes;
+    return bloom_size(n, p, BLOOM_LAYOUT_STANDARD, &h, &bytes) == FILTER_OK ? (uint64_t)bytes : 0;
+}
+
+/* 8a. Growth and tightening ratios, through the core. */
+static void table_scalable_ratios(bench *b) {
+    static const int growths[] = {2, 4};
+    static const double tightenings[] = {0.5, 0.7, 0.8, 0.9};
+    enum { GROWTHS = 2, TIGHTENINGS = 4, CHECKPOINTS = 4, POINTS = 1001 };
+    const uint64_t n = 1000, absent = b->quick ? 100000 : 1000000;
+    const double p = 0.01;
+    const int checkpoints = b->quick ? 3 : CHECKPOINTS;
+    double summary[GROWTHS][TIGHTENINGS][9] = {{{0}}};
+    printf("\n### 8a. Scalable filter: the growth and tightening ratios\n\n");
+    printf("Through the core (scalable_size, the kind's add, grow_size and grow, as bloom_add "
+           "uses them): a scalable filter of first stage n = %llu, compound rate p = %g, stages "
+           "of the standard layout, growth g and tightening r; the keys 1, 2, 3, ... offered one "
+           "by one. At 1x, 10x, 100x and 1000x n keys offered: its bytes against a standard "
+           "filter built for that count and holding the same keys, its stages, the false "
+           "positives of %llu absent keys (-1, -2, ...), and the ns per absent probe (the kind's "
+           "might_contain) against the standard filter's, median of %d runs in turns.\n\n",
+           (unsigned long long)n, p, (unsigned long long)absent, b->runs);
+    printf("| g | r | keys offered | stages | bytes | standard bytes | bytes ratio | false "
+           "positives | measured rate | probe ns | standard probe ns | probe ratio "
+           "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int gi = 0; gi < GROWTHS; gi++) {
+        for (int ri = 0; ri < TIGHTENINGS; ri++) {
+            scalable_run run = {growths[gi], tightenings[ri], {0}, {0}, 1};
+            grown_filter g;
+            scalable_start(b, &g, n, p, BLOOM_LAYOUT_STANDARD, run.growth, run.tightening);
+            run.bytes_at[0] = g.bytes;
+            uint64_t offered = 0, target = n;
+            double worst_rate = 0, *s = summary[gi][ri]; /* the summary's columns */
+            for (int c = 0; c < checkpoints; c++, target *= 10) {
+                for (; offered < target; offered++) {
+                    if (scalable_push(b, &g, key_hash_integer((int64_t)offered + 1))) {
+                        run.grew_at[run.stages] = offered + 1;
+                        run.bytes_at[run.stages++] = g.bytes;
+                        /* The stages before the new one are full: the rate at its highest. */
+                        filter_view full = open_grown(b, &g);
+                        double seconds, rate = (double)probe_run(&full, -1, -1, absent, &seconds) /
+                                               (double)absent;
+                        s[8] = rate > s[8] ? rate : s[8];
+                    }
+                }
+                grown_filter standard = bloom_filled(b, target, p, BLOOM_LAYOUT_STANDARD);
+                filter_view views[2] = {open_grown(b, &g), open_grown(b, &standard)};
+                double seconds, ns[2];
+                uint64_t hits[2];
+                if (probe_run(&views[0], 1, 1, target, &seconds) != target) {
+                    die(b, "a key added to a scalable filter probed 0");
+                }
+                time_probes(b, views, 2, -1, -1, absent, ns, hits);
+                double rate = (double)hits[0] / (double)absent;
+                worst_rate = rate > worst_rate ? rate : worst_rate;
+                printf("| %d | %.1f | %llu | %d | %llu | %llu | %.2f | %llu | %.4f %% | %.1f | "
+                       "%.1f | %.2f |\n",
+                       run.growth, run.tightening, (unsigned long long)target, g.stages,
+                       (unsigned long long)g.bytes, (unsigned long long)standard.bytes,
+                       (double)g.bytes / (double)standard.bytes, (unsigned long long)hits[0],
+                       100.0 * rate, ns[0], ns[1], ns[0] / ns[1]);
+                fflush(stdout);
+                s[c] = (double)g.bytes / (double)standard.bytes;
+                s[6] = ns[0] / ns[1];
+                free(standard.blob);
+            }
+            /* Final counts log-uniform from n to the last checkpoint. */
+            double ratio_sum = 0, stage_sum = 0, span = (double)(target / 10) / (double)n;
+            for (int j = 0; j < POINTS; j++) {
+                uint64_t count = (uint64_t)llround((double)n * pow(span, (double)j / (POINTS - 1)));
+                int stages;
+                ratio_sum +=
+                    (double)run_bytes(&run, count, &stages) / (double)standard_bytes(count, p);
+                stage_sum += stages;
+            }
+            s[4] = ratio_sum / POINTS;
+            s[5] = stage_sum / POINTS;
+            s[7] = worst_rate;
+            free(g.blob);
+        }
+    }
+    printf("\nThe same runs in summary: bytes against the standard filter at each count; their "
+           "mean, and the mean number of stages, over %d final counts spread log-uniformly from "
+           "1x to %dx n (the bytes of the filter that offering that many keys made, against a "
+           "standard filter sized for that count); the highest measured rate of the "
+           "checkpoints, and of the moments each stage became full (measured just after the "
+           "next was added, on the same absent keys); the probe ratio at the last "
+           "checkpoint.\n\n",
+           POINTS, checkpoints == 4 ? 1000 : 100);
+    printf("| g | r | bytes ratio 1x | 10x | 100x | 1000x | mean bytes ratio | mean stages | "
+           "highest measured rate, checkpoints | highest, stages full | probe ratio at the last "
+           "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int gi = 0; gi < GROWTHS; gi++) {
+        for (int ri = 0; ri < TIGHTENINGS; ri++) {
+            double *s = summary[gi][ri];
+            printf("| %d | %.1f | %.2f | %.2f | %.2f | ", growths[gi], tightenings[ri], s[0], s[1],
+                   s[2]);
+            if (checkpoints == 4) {
+                printf("%.2f | ", s[3]);
+            } else {
+                printf("- | ");
+            }
+            printf("%.2f | %.2f | %.4f %% | %.4f %% | %.2f |\n", s[4], s[5], 100.0 * s[7],
+                   100.0 * s[8], s[6]);
+        }
+    }
+    fflush(stdout);
+}
+
+/* 8b. Stages of the blocked layout against the standard one, at the last checkpoint. */
+static void table_scalable_layouts(bench *b) {
+    static const int growths[] = {2, 4};
+    static const double tightenings[] = {0.5, 0.7, 0.8, 0.9};
+    const uint64_t n = 1000, keys = b->quick ? 100000 : 1000000, absent = keys;
+    const double p = 0.01;
+    printf("\n### 8b. Scalable filter: stages of the blocked layout\n\n");
+    printf("As 8a, after %llu keys offered one by one (%llux n): a scalable filter of standard "
+           "stages and one of blocked stages, against a standard and a blocked filter built for "
+           "%llu keys. ns per probe of %llu absent keys and of the %llu keys added, median of %d "
+           "runs in turns.\n\n",
+           (unsigned long long)keys, (unsigned long long)(keys / n), (unsigned long long)keys,
+           (unsigned long long)absent, (unsigned long long)keys, b->runs);
+    printf("| g | r | filter | stages | bytes | measured rate | absent ns/probe | present "
+           "ns/probe |\n|---|---|---|---|---|---|---|---|\n");
+    for (int gi = 0; gi < 2; gi++) {
+        for (int ri = 0; ri < 4; ri++) {
+            grown_filter g[4];
+            for (int l = 0; l < 2; l++) {
+                scalable_start(b, &g[l], n, p, l + 1, growths[gi], tightenings[ri]);
+                for (uint64_t i = 1; i <= keys; i++) {
+                    scalable_push(b, &g[l], key_hash_integer((int64_t)i));
+                }
+                g[2 + l] = bloom_filled(b, keys, p, l + 1);
+            }
+            filter_view views[4];
+            for (int c = 0; c < 4; c++) {
+                views[c] = open_grown(b, &g[c]);
+            }
+            double absent_ns[4], present_ns[4];
+            uint64_t hits[4], present[4];
+            time_probes(b, views, 4, -1, -1, absent, absent_ns, hits);
+            time_probes(b, views, 4, 1, 1, keys, present_ns, present);
+            static const char *const names[4] = {"scalable, standard stages",
+                                                 "scalable, blocked stages", "standard", "blocked"};
+            for (int c = 0; c < 4; c++) {
+                if (present[c] != keys) {
+                    die(b, "a key added probed 0");
+                }
+                char stages[16] = "-";
+                if (c < 2) {
+                    snprintf(stages, sizeof stages, "%d", g[c].stages);
+                }
+                printf("| %d | %.1f | %s | %s | %llu | %.4f %% | %.1f | %.1f |\n", growths[gi],
+                       tightenings[ri], names[c], stages, (unsigned long long)g[c].bytes,
+                       100.0 * (double)hits[c] / (double)absent, absent_ns[c], present_ns[c]);
+                free(g[c].blob);
+            }
+            fflush(stdout);
+        }
+    }
+}
+
+/* The integer the one-row query sql returns with blob bound to ?1. */
+static sqlite3_int64 fetch_int_bound(bench *b, const char *sql, const void *blob, int bytes) {
+    query q = {sql, (char *)sql, blob, bytes};
+    sqlite3_int64 result = 0;
+    run_once(b, &q, &result);
+    return result;
+}
+
+/* The REAL the one-row query sql returns with blob bound to ?1. */
+static double fetch_double_bound(bench *b, const char *sql, const void *blob, int bytes) {
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(b->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        die(b, sql);
+    }
+    sqlite3_bind_blob(stmt, 1, blob, bytes, SQLITE_STATIC);
+    if (sqlite3_step(stmt) != SQLITE_ROW) {
+        die(b, sql);
+    }
+    double v = sqlite3_column_double(stmt, 0);
+    sqlite3_finalize(stmt);
+    return v;
+}
+
+/* The table absent(x) of the keys -1 to -count, for false positives. */
+static void make_absent(bench *b, sqlite3_int64 count) {
+    char *cte = series(count);
+    char *sql = format("DROP TABLE IF EXISTS absent; CREATE TABLE absent(x INTEGER); INSERT INTO "
+                       "absent %s SELECT -i FROM s;",
+                       cte);
+    exec(b, sql);
+    sqlite3_free(cte);
+    sqlite3_free(sql);
+}
+
+/* 8c. The scalable kind through SQL, with the constants it ships with. */
+static void table_scalable_sql(bench *b) {
+    static const sqlite3_int64 counts[] = {1000, 10000, 100000, 1000000};
+    const int count_n = b->quick ? 3 : 4;
+    const sqlite3_int64 absent = 1000000, chain_max = b->quick ? 10000 : 100000;
+    make_absent(b, absent);
+    printf("\n### 8c. Scalable filter through SQL\n\n");
+    printf("The shipping constants, g = %d and r = %g: `SELECT bloom_build(x, 1000, 0.01, "
+           "'scalable') FROM keys WHERE rowid <= N` (the aggregate adds the keys 1..N one by "
+           "one, growing as it goes), against a standard filter built for the same N keys "
+           "(`bloom_build(x, N, 0.01)`). Up to N = %lld the same filter is also built by "
+           "`bloom_add` row by row (a recursive CTE carrying the filter from `bloom_empty(1000, "
+           "0.01, 'scalable')`), and must be the same bytes. Every added key is probed "
+           "(`sum(bloom_might_contain(?1, x))`), then the %lld absent keys of `absent(x)` (-1 "
+           "to -1M); ns per absent probe, bound filter, against the standard filter's and "
+           "`noop(?1, x)`'s, and ns per key of the two builds, median of %d runs in turns.\n\n",
+           SCALABLE_GROWTH, SCALABLE_TIGHTENING, (long long)chain_max, (long long)absent, b->runs);
+    printf("| keys added | stages | bytes | standard bytes | bytes ratio | keys probing 1 | "
+           "false positives | measured rate | bloom_info estimated_fp_rate | noop ns/row | "
+           "standard ns/row | scalable ns/row | scalable / standard | build ns/key, scalable "
+           "| build ns/key, standard |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---"
+           "|---|\n");
+    for (int i = 0; i < count_n; i++) {
+        sqlite3_int64 c = counts[i];
+        int bytes, standard_bytes;
+        char *build = format(
+            "SELECT bloom_build(x, 1000, 0.01, 'scalable') FROM keys WHERE rowid <= %lld", c);
+        char *build_standard =
+            format("SELECT bloom_build(x, %lld, 0.01) FROM keys WHERE rowid <= %lld", c, c);
+        void *filter = fetch_blob(b, build, &bytes);
+        void *standard = fetch_blob(b, build_standard, &standard_bytes);
+        if (c <= chain_max) {
+            int chain_bytes;
+            char *chain = format("WITH RECURSIVE s(i, f) AS (SELECT 0, bloom_empty(1000, 0.01, "
+                                 "'scalable') UNION ALL SELECT i + 1, bloom_add(f, i + 1) FROM s "
+                                 "WHERE i < %lld) SELECT f FROM s WHERE i = %lld",
+                                 c, c);
+            void *added = fetch_blob(b, chain, &chain_bytes);
+            if (chain_bytes != bytes || memcmp(added, filter, (size_t)bytes) != 0) {
+                die(b, "bloom_add row by row and bloom_build made different scalable filters");
+            }
+            free(added);
+            sqlite3_free(chain);
+        }
+        char *present_sql =
+            format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %lld", c);
+        sqlite3_int64 present = fetch_int_bound(b, present_sql, filter, bytes);
+        if (present != c) {
+            die(b, "a key added to a scalable filter probed 0");
+        }
+        sqlite3_int64 stages = fetch_int_bound(
+            b, "SELECT json_extract(bloom_info(?1), '$.stage_count')", filter, bytes);
+        double estimated = fetch_double_bound(
+            b, "SELECT json_extract(bloom_info(?1), '$.estimated_fp_rate')", filter, bytes);
+        query probes[] = {
+            {"noop", "SELECT sum(noop(?1, x)) FROM absent", filter, bytes},
+            {"standard", "SELECT sum(bloom_might_contain(?1, x)) FROM absent", standard,
+             standard_bytes},
+            {"scalable", "SELECT sum(bloom_might_contain(?1, x)) FROM absent", filter, bytes},
+        };
+        query builds[] = {{"scalable", build, NULL, 0}, {"standard", build_standard, NULL, 0}};
+        double p[3], bt[2];
+        sqlite3_int64 fp = 0;
+        time_in_turns(b, probes, 3, p);
+        time_in_turns(b, builds, 2, bt);
+        run_once(b, &probes[2], &fp);
+        printf("| %lld | %lld | %d | %d | %.2f | %lld | %lld | %.4f %% | %.4f %% | %.1f | %.1f | "
+               "%.1f | %.2f | %.1f | %.1f |\n",
+               (long long)c, (long long)stages, bytes, standard_bytes,
+               (double)bytes / standard_bytes, (long long)present, (long long)fp,
+               100.0 * (double)fp / (double)absent, 100.0 * estimated, p[0] * 1e9 / absent,
+               p[1] * 1e9 / absent, p[2] * 1e9 / absent, p[2] / p[1], bt[0] * 1e9 / (double)c,
+               bt[1] * 1e9 / (double)c);
+        fflush(stdout);
+        sqlite3_free(build);
+        sqlite3_free(build_standard);
+        sqlite3_free(present_sql);
+        free(filter);
+        free(standard);
+    }
+}
+
+/* 8d. Growing in place: bloom_add_in_place on a stored scalable filter, which rewrites the cell
+** with an UPDATE when it adds a stage. */
+static void table_scalable_in_place(bench *b) {
+    const sqlite3_int64 inserts = b->quick ? 10000 : 100000;
+    const int runs = b->runs < 3 ? b->runs : 3;
+    enum { CASES = 2 };
+    static const char *const names[CASES] = {"standard, `bloom_empty(N, 0.01)`",
+                                             "scalable, from `bloom_empty(1000, 0.01, "
+                                             "'scalable')`"};
+    char *path = format("%s/bench_scalable.db", b->dir);
+    char *wal = format("%s-wal", path);
+    remove(path);
+    remove(wal);
+    bench lb = *b;
+    lb.db = open_live(b, path);
+    exec(&lb, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;"
+              "CREATE TABLE filters(id INTEGER PRIMARY KEY, filter BLOB);");
+    const sqlite3_int64 page_size = fetch_int(&lb, "PRAGMA page_size");
+    double seconds[CASES][LIVE_RUNS_MAX], growth_seconds[CASES][LIVE_RUNS_MAX];
+    double largest[CASES][LIVE_RUNS_MAX], pages[CASES][LIVE_RUNS_MAX];
+    int growths[CASES] = {0};
+    sqlite3_int64 final_bytes[CASES] = {0};
+    for (int r = 0; r < runs; r++) {
+        for (int c = 0; c < CASES; c++) {
+            char *reset = c == 1 ? format("DELETE FROM filters; INSERT INTO filters VALUES (1, "
+                                          "bloom_empty(1000, 0.01, 'scalable'));")
+                                 : format("DELETE FROM filters; INSERT INTO filters VALUES (1, "
+                                          "bloom_empty(%lld, 0.01));",
+                                          (long long)inserts);
+            exec(&lb, reset);
+            sqlite3_free(reset);
+            truncate_wal(&lb, wal);
+            sqlite3_stmt *add = NULL;
+            if (sqlite3_prepare_v2(lb.db, "SELECT bloom_add_in_place('filters', 'filter', 1, ?1)",
+                                   -1, &add, NULL) != SQLITE_OK) {
+                die(&lb, "bloom_add_in_place");
+            }
+            growths[c] = 0;
+            growth_seconds[c][r] = 0;
+            largest[c][r] = 0;
+            double start = now();
+            for (sqlite3_int64 i = 1; i <= inserts; i++) {
+                sqlite3_int64 changes = sqlite3_total_changes64(lb.db);
+                double begin = now();
+                sqlite3_bind_int64(add, 1, i);
+                if (sqlite3_step(add) != SQLITE_ROW) {
+                    die(&lb, "bloom_add_in_place");
+                }
+                sqlite3_reset(add);
+                double took = now() - begin;
+                if (sqlite3_total_changes64(lb.db) != changes) { /* the cell was rewritten */
+                    growths[c]++;
+                    growth_seconds[c][r] += took;
+                    largest[c][r] = took > largest[c][r] ? took : largest[c][r];
+                }
+            }
+            seconds[c][r] = (now() - start) / (double)inserts;
+            sqlite3_finalize(add);
+            long long wal_bytes = file_bytes(wal);
+            pages[c][r] = wal_bytes > 32
+                              ? (double)((wal_bytes - 32) / (page_size + 24)) / (double)inserts
+                              : 0.0;
+            final_bytes[c] = fetch_int(&lb, "SELECT length(filter) FROM filters WHERE id = 1");
+        }
+    }
+    /* The filter grown in place (the last case run) holds every key, and is the one
+    ** bloom_build makes of them. */
+    int stored_bytes, built_bytes;
+    void *stored = fetch_blob(&lb, "SELECT filter FROM filters WHERE id = 1", &stored_bytes);
+    char *present_sql =
+        format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %lld", inserts);
+    if (fetch_int_bound(b, present_sql, stored, stored_bytes) != inserts) {
+        die(b, "a key added in place probed 0");
+    }
+    char *build = format(
+        "SELECT bloom_build(x, 1000, 0.01, 'scalable') FROM keys WHERE rowid <= %lld", inserts);
+    void *built = fetch_blob(b, build, &built_bytes);
+    int same = stored_bytes == built_bytes && memcmp(stored, built, (size_t)built_bytes) == 0;
+    printf("\n### 8d. Scalable filter: growing in place\n\n");
+    printf("`SELECT bloom_add_in_place('filters', 'filter', 1, ?1)`, prepared once, for the keys "
+           "1 to N = %lld, each its own transaction, in a WAL-mode file database (`synchronous = "
+           "NORMAL`, SQLite's default 2 MB page cache, the WAL truncated before each run): on a "
+           "scalable filter that starts with one stage of 1,000 keys and grows (each new stage "
+           "rewrites the cell with an UPDATE, counted by sqlite3_total_changes), against a "
+           "standard filter built for the N keys, which does not grow. Median of %d runs in "
+           "turns. The scalable filter grown in place holds every key, and is %s the one "
+           "`bloom_build(x, 1000, 0.01, 'scalable')` makes of the same keys.\n\n",
+           (long long)inserts, runs, same ? "byte for byte" : "NOT");
+    printf("| filter | final bytes | inserts | µs/insert, amortised | ratio | inserts that grew "
+           "| µs in them, in all | the largest of them, µs | pages written/insert |\n"
+           "|---|---|---|---|---|---|---|---|---|\n");
+    double m[CASES];
+    for (int c = 0; c < CASES; c++) {
+        m[c] = median(seconds[c], runs);
+    }
+    for (int c = 0; c < CASES; c++) {
+        printf("| %s | %lld | %lld | %.1f | %.2f | %d | %.0f | %.0f | %.2f |\n", names[c],
+               (long long)final_bytes[c], (long long)inserts, m[c] * 1e6, m[c] / m[0], growths[c],
+               median(growth_seconds[c], runs) * 1e6, median(largest[c], runs) * 1e6,
+               median(pages[c], runs));
+    }
+    fflush(stdout);
+    if (!same) {
+        die(b, "the scalable filter grown in place is not the one bloom_build makes");
+    }
+    free(stored);
+    free(built);
+    sqlite3_free(build);
+    sqlite3_free(present_sql);
+    sqlite3_close(lb.db);
+    remove(path);
+    remove(wal);
+    sqlite3_free(path);
+    sqlite3_free(wal);
+}
+
+static void table_scalable(bench *b) {
+    bench_clock = CLOCK_THREAD_CPUTIME_ID; /* 8a to 8c: in memory */
+    table_scalable_ratios(b);
+    table_scalable_layouts(b);
+    table_scalable_sql(b);
+    bench_clock = CLOCK_MONOTONIC; /* 8d writes a file */
+    table_scalable_in_place(b);
+}
+
+/* 9. The count-min sketch (ext/countmin_core.h) on a Zipf-distributed stream. */
+
+/* Draws of ranks 1..keys with chance proportional to 1 / rank^s: the cumulative distribution,
+** searched. */
+typedef struct zipf {
+    double *cdf;
+    uint64_t keys;
+} zipf;
+
+static zipf zipf_make(bench *b, uint64_t keys, double s) {
+    zipf z = {malloc(sizeof(double) * keys), keys};
+    double sum = 0;
+    if (z.cdf == NULL) {
+        die(b, "out of memory");
+    }
+    for (uint64_t r = 1; r <= keys; r++) {
+        sum += pow((double)r, -s);
+        z.cdf[r - 1] = sum;
+    }
+    for (uint64_t r = 0; r < keys; r++) {
+        z.cdf[r] /= sum;
+    }
+    z.cdf[keys - 1] = 1.0;
+    return z;
+}
+
+static uint64_t zipf_draw(const zipf *z, uint64_t *state) {
+    double u = (double)(next_random(state) >> 11) * 0x1.0p-53;
+    uint64_t lo = 0, hi = z->keys - 1;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (z->cdf[mid] < u) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo + 1;
+}
+
+/* Runs sql (one statement, ?1 bound to each value) for the values v[0..count-1] in one
+** transaction. */
+static void insert_all(bench *b, const char *sql, const sqlite3_int64 *v, uint64_t count) {
+    sqlite3_stmt *stmt = NULL;
+    exec(b, "BEGIN");
+    if (sqlite3_prepare_v2(b->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        die(b, sql);
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        sqlite3_bind_int64(stmt, 1, v[i]);
+        if (sqlite3_step(stmt) != SQLITE_DONE) {
+            die(b, sql);
+        }
+        sqlite3_reset(stmt);
+    }
+    sqlite3_finalize(stmt);
+    exec(b, "COMMIT");
+}
+
+static void table_countmin(bench *b) {
+    bench_clock = CLOCK_THREAD_CPUTIME_ID; /* restored at the end */
+    static const double settings[][2] = {{0.001, 0.01}, {0.0001, 0.01}, {0.0001, 0.001}};
+    enum { SETTINGS = 3, MAIN = 1 };
+    const uint64_t keys = b->quick ? 100000 : 1000000, events = b->quick ? 1000000 : 10000000;
+    const double exponent = 1.0;
+    uint64_t state = 20261204, *exact = calloc(keys + 1, sizeof(uint64_t));
+    sqlite3_int64 *values = malloc(sizeof(sqlite3_int64) * (events > keys ? events : keys));
+    if (exact == NULL || values == NULL) {
+        die(b, "out of memory");
+    }
+    /* The stream: events(key), in the order drawn. */
+    zipf z = zipf_make(b, keys, exponent);
+    for (uint64_t i = 0; i < events; i++) {
+        uint64_t rank = zipf_draw(&z, &state);
+        exact[rank]++;
+        values[i] = (sqlite3_int64)rank;
+    }
+    free(z.cdf);
+    exec(b, "DROP TABLE IF EXISTS events; CREATE TABLE events(key INTEGER);"
+            "DROP TABLE IF EXISTS probes; CREATE TABLE probes(key INTEGER);");
+    insert_all(b, "INSERT INTO events VALUES (?1)", values, events);
+    /* The probes: every key of 1..keys once, in a random order. */
+    for (uint64_t i = 0; i < keys; i++) {
+        values[i] = (sqlite3_int64)i + 1;
+    }
+    for (uint64_t i = keys - 1; i > 0; i--) {
+        uint64_t j = next_random(&state) % (i + 1);
+        sqlite3_int64 t = values[i];
+        values[i] = values[j];
+        values[j] = t;
+    }
+    insert_all(b, "INSERT INTO probes VALUES (?1)", values, keys);
+    free(values);
+    /* The exact counts, in a file of their own to measure its size. */
+    char *path = format("%s/bench_counts.db", b->dir);
+    remove(path);
+    char *attach = format("ATTACH %Q AS exact", path);
+    exec(b, attach);
+    exec(b, "CREATE TABLE exact.counts(key INTEGER PRIMARY KEY, c INTEGER);"
+            "INSERT INTO exact.counts SELECT key, count(*) FROM events GROUP BY key;");
+    uint64_t seen = 0, top = 0;
+    for (uint64_t r = 1; r <= keys; r++) {
+        seen += exact[r] > 0;
+        top = exact[r] > top ? exact[r] : top;
+    }
+    if ((uint64_t)fetch_int(b, "SELECT count(*) FROM exact.counts") != seen) {
+        die(b, "GROUP BY and the stream disagree");
+    }
+    sqlite3_int64 counts_bytes =
+        fetch_int(b, "SELECT page_count * page_size FROM pragma_page_count('exact'), "
+                     "pragma_page_size('exact')");
+    printf("\n### 9. Count-min sketch on a Zipf stream\n\n");
+    printf("A stream of %llu events over the keys 1 to %llu, Zipf-distributed with exponent s = "
+           "%.1f (key r drawn with chance proportional to 1/r^s, by the benchmark's splitmix64 "
+           "from seed 20261204): %llu keys seen, the most frequent %llu times. The events in "
+           "`events(key INTEGER)`, in the order drawn. A sketch `cms_build(key, epsilon, delta)` "
+           "(plain) or `cms_build(key, 1, epsilon, delta, 'conservative')` over the table, then "
+           "the estimate of every key of 1..%llu (countmin_estimate, the code of cms_count; "
+           "their sum checked against `sum(cms_count(?1, key))`) against the exact count. "
+           "Error = estimate - count (never below 0: checked); N = %llu.\n\n",
+           (unsigned long long)events, (unsigned long long)keys, exponent, (unsigned long long)seen,
+           (unsigned long long)top, (unsigned long long)keys, (unsigned long long)events);
+    printf("| epsilon | delta | update | width x depth | bytes | epsilon N | keys within epsilon "
+           "N | share (at least 1 - delta) | largest error | mean error | keys exact | build s "
+           "(one run) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    void *sketches[2] = {NULL, NULL};
+    int sketch_bytes[2] = {0, 0};
+    char *builds[2] = {NULL, NULL};
+    for (int s = 0; s < SETTINGS; s++) {
+        for (int update = 0; update < 2; update++) {
+            double epsilon = settings[s][0], delta = settings[s][1];
+            char *sql = update == 0
+                            ? format("SELECT cms_build(key, %g, %g) FROM events", epsilon, delta)
+                            : format("SELECT cms_build(key, 1, %g, %g, 'conservative') "
+                                     "FROM events",
+                                     epsilon, delta);
+            int bytes;
+            double start = now();
+            void *sketch = fetch_blob(b, sql, &bytes);
+            double build_seconds = now() - start;
+            filter_view f;
+            char why[FILTER_WHY_MAX];
+            if (filter_open(sketch, (uint64_t)bytes, &f, why) != FILTER_OK) {
+                die(b, why);
+            }
+            countmin_header h = countmin_header_of(&f);
+            if (h.total != events) {
+                die(b, "the sketch's total is not the number of events");
+            }
+            double bound = epsilon * (double)events, error_sum = 0;
+            uint64_t within = 0, largest = 0, exact_keys = 0, estimate_sum = 0;
+            for (uint64_t r = 1; r <= keys; r++) {
+                uint64_t estimate = countmin_estimate(&f, key_hash_integer((int64_t)r));
+                if (estimate < exact[r]) {
+                    die(b, "a count-min estimate is below the true count");
+                }
+                uint64_t error = estimate - exact[r];
+                within += (double)error <= bound;
+                exact_keys += error == 0;
+                largest = error > largest ? error : largest;
+                error_sum += (double)error;
+                estimate_sum += estimate;
+            }
+            if ((uint64_t)fetch_int_bound(b, "SELECT sum(cms_count(?1, key)) FROM probes", sketch,
+                                          bytes) != estimate_sum) {
+                die(b, "cms_count and countmin_estimate disagree");
+            }
+            printf("| %g | %g | %s | %llu x %u | %d | %.0f | %llu | %.4f %% | %llu | %.1f | %.2f "
+                   "%% | %.1f |\n",
+                   epsilon, delta, countmin_update_name(h.update), (unsigned long long)h.width,
+                   (unsigned)h.depth, bytes, bound, (unsigned long long)within,
+                   100.0 * (double)within / (double)keys, (unsigned long long)largest,
+                   error_sum / (double)keys, 100.0 * (double)exact_keys / (double)keys,
+                   build_seconds);
+            fflush(stdout);
+            if (s == MAIN) {
+                sketches[update] = sketch;
+                sketch_bytes[update] = bytes;
+                builds[update] = sql;
+            } else {
+                free(sketch);
+                sqlite3_free(sql);
+            }
+        }
+    }
+    printf("\nThe exact counts, `counts(key INTEGER PRIMARY KEY, c INTEGER)` from the GROUP BY, "
+           "take %lld bytes in a file of their own.\n",
+           (long long)counts_bytes);
+    /* Building, against count(key) and the exact GROUP BY. */
+    query build_queries[] = {
+        {"count", "SELECT count(key) FROM events", NULL, 0},
+        {"group", "SELECT key, count(*) FROM events GROUP BY key", NULL, 0},
+        {"plain", builds[0], NULL, 0},
+        {"conservative", builds[1], NULL, 0},
+    };
+    enum { BUILDS = sizeof build_queries / sizeof build_queries[0] };
+    double bt[BUILDS];
+    time_in_turns(b, build_queries, BUILDS, bt);
+    printf("\nBuilding, epsilon = %g, delta = %g, over the %llu rows of `events`, median of %d "
+           "runs in turns:\n\n",
+           settings[MAIN][0], settings[MAIN][1], (unsigned long long)events, b->runs);
+    printf("| query | ns/event | ratio to the GROUP BY |\n|---|---|---|\n");
+    for (int i = 0; i < BUILDS; i++) {
+        printf("| `%s` | %.1f | %.2f |\n", build_queries[i].sql, bt[i] * 1e9 / (double)events,
+               bt[i] / bt[1]);
+    }
+    /* Querying, against the indexed lookup. */
+    const char *lookup = "SELECT sum((SELECT c FROM exact.counts WHERE counts.key = probes.key)) "
+                         "FROM probes";
+    query query_queries[] = {
+        {"noop", "SELECT sum(noop(?1, key)) FROM probes", sketches[0], sketch_bytes[0]},
+        {"plain", "SELECT sum(cms_count(?1, key)) FROM probes", sketches[0], sketch_bytes[0]},
+        {"conservative", "SELECT sum(cms_count(?1, key)) FROM probes", sketches[1],
+         sketch_bytes[1]},
+        {"lookup", (char *)lookup, NULL, 0},
+    };
+    enum { QUERIES = sizeof query_queries / sizeof query_queries[0] };
+    double qt[QUERIES], large_cache;
+    sqlite3_int64 found = 0;
+    run_once(b, &query_queries[3], &found);
+    if ((uint64_t)found != events) {
+        die(b, "the exact counts do not add up to the events");
+    }
+    time_in_turns(b, query_queries, QUERIES, qt);
+    char *cache = format("PRAGMA exact.cache_size = %lld", -(counts_bytes / 1024) * 2);
+    exec(b, cache);
+    sqlite3_free(cache);
+    run_once(b, &query_queries[3], NULL); /* warm the cache */
+    time_in_turns(b, &query_queries[3], 1, &large_cache);
+    exec(b, "PRAGMA exact.cache_size = -2000");
+    printf("\nQuerying: the %llu keys of `probes(key)` (every key of 1..%llu once, in a random "
+           "order), the sketch (%d bytes) bound to ?1, against the exact count looked up in "
+           "`counts` by its INTEGER PRIMARY KEY, with SQLite's default 2 MB page cache and "
+           "with one that holds the table. Median of %d runs in turns.\n\n",
+           (unsigned long long)keys, (unsigned long long)keys, sketch_bytes[0], b->runs);
+    printf("| query | ns/row | ratio to the lookup |\n|---|---|---|\n");
+    for (int i = 0; i < QUERIES; i++) {
+        printf("| `%s`%s%s | %.1f | %.2f |\n", query_queries[i].sql,
+               i == 1   ? ", plain"
+               : i == 2 ? ", conservative"
+                        : "",
+               i == 3 ? ", 2 MB page cache" : "", qt[i] * 1e9 / (double)keys, qt[i] / qt[3]);
+    }
+    printf("| `%s`, page cache holding the table | %.1f | %.2f |\n", lookup,
+           large_cache * 1e9 / (double)keys, large_cache / qt[3]);
+    fflush(stdout);
+    exec(b, "DETACH exact; DROP TABLE events; DROP TABLE probes;");
+    remove(path);
+    sqlite3_free(path);
+    sqlite3_free(attach);
+    for (int i = 0; i < 2; i++) {
+        free(sketches[i]);
+        sqlite3_free(builds[i]);
+    }
+    free(exact);
+    bench_clock = CLOCK_MONOTONIC;
+}
+
+/* 10. The cuckoo kind's slack: filters for n keys filled with n random keys, with the buckets
+** cuckoo_size gives (CUCKOO_SLACK square roots more than n keys at CUCKOO_LOAD) and without. */
+static void table_cuckoo_slack(bench *b) {
+    static const uint64_t ranges[][2] = {{1, 100}, {101, 1000}, {1001, 3000}};
+    const uint64_t n_max = b->quick ? 300 : 3000;
+    const int seeds = b->quick ? 2 : 32;
+    uint64_t fills[2][4] = {{0}}, failed[2][4] = {{0}}, bytes_at[2] = {0, 0};
+    for (uint64_t n = 1; n <= n_max; n++) {
+        for (int slack = 0; slack < 2; slack++) {
+            cuckoo_header h;
+            double bytes_needed;
+            if (cuckoo_size(n, 0.01, &h, &bytes_needed) != FILTER_OK) {
+                die(b, "cuckoo_size");
+            }
+            if (!slack) {
+                h.buckets = (uint64_t)ceil((double)n / (CUCKOO_SLOTS * CUCKOO_LOAD));
+            }
+            uint64_t bytes = cuckoo_blob_bytes(&h);
+            uint8_t *blob = malloc(bytes);
+            if (blob == NULL) {
+                die(b, "out of memory");
+            }
+            bytes_at[slack] += bytes;
+            int range = 0;
+            while (n > ranges[range][1]) {
+                range++;
+            }
+            for (int seed = 0; seed < seeds; seed++) {
+                uint64_t state = (n << 32) | (uint64_t)seed; /* the same keys with and without */
+                memset(blob, 0, bytes);
+                cuckoo_write_header(blob, &h);
+                int full = 0;
+                for (uint64_t i = 0; i < n && !full; i++) {
+                    full = filter_add(&cuckoo_kind, blob,
+                                      key_hash_integer((int64_t)next_random(&state))) != FILTER_OK;
+                }
+                fills[slack][range]++;
+                fills[slack][3]++;
+                failed[slack][range] += (uint64_t)full;
+                failed[slack][3] += (uint64_t)full;
+            }
+            free(blob);
+        }
+    }
+    printf("\n### 10. Cuckoo filter: the slack\n\n");
+    printf("For every n from 1 to %llu, %d cuckoo filters for n keys at p = 0.01 (cuckoo_size), "
+           "each filled with n random keys (splitmix64, seeded by n and the fill; the same keys "
+           "in both rows), through the kind's add. Fills that had no room for one of the keys, "
+           "out of the fills, with b = n / (4 x %.2f) buckets rounded up and with cuckoo_size's "
+           "ceil(b + %.0f sqrt(b)). Bytes: the sum over n of one filter's.\n\n",
+           (unsigned long long)n_max, seeds, CUCKOO_LOAD, CUCKOO_SLACK);
+    printf("| buckets | n = 1 to 100 | 101 to 1,000 | 1,001 to 3,000 | all | bytes |\n"
+           "|---|---|---|---|---|---|\n");
+    for (int slack = 0; slack < 2; slack++) {
+        printf("| %s |", slack ? "ceil(b + 2 sqrt(b)) (cuckoo_size)" : "ceil(b)");
+        for (int r = 0; r < 4; r++) {
+            if (fills[slack][r] == 0) {
+                printf(" - |");
+            } else {
+                printf(" %llu / %llu (%.2f %%) |", (unsigned long long)failed[slack][r],
+                       (unsigned long long)fills[slack][r],
+                       100.0 * (double)failed[slack][r] / (double)fills[slack][r]);
+            }
+        }
+        printf(" %llu |\n", (unsigned long long)bytes_at[slack]);
+    }
+    fflush(stdout);
+}
+
+/* 7d. The in-place insert with PRAGMA auto_vacuum = INCREMENTAL, whose pointer map lets SQLite
+** find the pages of a BLOB's overflow chain without reading them. */
+static void table_vacuum(bench *b) {
+    static const char *const kinds[] = {"standard", "counting"};
+    static const char *const modes[] = {"NONE", "INCREMENTAL"};
+    const sqlite3_int64 n = b->quick ? 10000 : 1000000;
+    const int inserts = b->quick ? 100 : 1000,
+              runs = b->runs < LIVE_RUNS_MAX ? b->runs : LIVE_RUNS_MAX;
+    bench lb[2];
+    char *paths[2], *wals[2];
+    for (int v = 0; v < 2; v++) {
+        paths[v] = format("%s/bench_vacuum_%d.db", b->dir, v);
+        wals[v] = format("%s-wal", paths[v]);
+        remove(paths[v]);
+        remove(wals[v]);
+        lb[v] = *b;
+        lb[v].db = open_live(b, paths[v]);
+        char *setup =
+            format("PRAGMA auto_vacuum = %s; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                   "PRAGMA wal_autocheckpoint=0; CREATE TABLE users(name TEXT);"
+                   "CREATE TABLE filters(id INTEGER PRIMARY KEY, filter BLOB);"
+                   "CREATE TRIGGER users_filter AFTER INSERT ON users BEGIN SELECT "
+                   "bloom_add_in_place('filters', 'filter', 1, NEW.name); END;",
+                   modes[v]);
+        exec(&lb[v], setup);
+        sqlite3_free(setup);
+        if (fetch_int(&lb[v], "PRAGMA auto_vacuum") != v * 2) {
+            die(&lb[v], "PRAGMA auto_vacuum");
+        }
+    }
+    const sqlite3_int64 page_size = fetch_int(&lb[0], "PRAGMA page_size");
+    printf("\n### 7d. In place, with PRAGMA auto_vacuum = INCREMENTAL\n\n");
+    printf("As 7a's in-place case (WAL, `synchronous=NORMAL`, SQLite's default 2 MB page cache, "
+           "one transaction an insert, the trigger `SELECT bloom_add_in_place('filters', "
+           "'filter', 1, NEW.name)`; %d inserts a run), in two database files that differ only "
+           "in `PRAGMA auto_vacuum`, set before their tables were created. Filters for n = %lld "
+           "at p = 0.01 holding %lld keys. Median of %d runs in turns.\n\n",
+           inserts, (long long)n, (long long)n, runs);
+    printf("| kind | filter bytes | auto_vacuum | µs/insert | ratio to NONE | pages written/insert "
+           "|\n|---|---|---|---|---|---|\n");
+    sqlite3_int64 name = 0;
+    for (int k = 0; k < 2; k++) {
+        char *cte = series(n);
+        char *build = format("DELETE FROM filters; %s INSERT INTO filters(id, filter) SELECT 1, "
+                             "bloom_build(i, %lld, 0.01, '%s') FROM s;",
+                             cte, (long long)n, kinds[k]);
+        sqlite3_int64 bytes = 0;
+        for (int v = 0; v < 2; v++) {
+            exec(&lb[v], build);
+            bytes = fetch_int(&lb[v], "SELECT length(filter) FROM filters WHERE id = 1");
+        }
+        sqlite3_free(cte);
+        sqlite3_free(build);
+        double seconds[2][LIVE_RUNS_MAX], pages[2][LIVE_RUNS_MAX];
+        for (int r = 0; r < runs; r++) {
+            for (int v = 0; v < 2; v++) {
+                exec(&lb[v], "DELETE FROM users");
+                truncate_wal(&lb[v], wals[v]);
+                sqlite3_stmt *insert = NULL;
+                if (sqlite3_prepare_v2(lb[v].db, "INSERT INTO users(name) VALUES (?1)", -1, &insert,
+                                       NULL) != SQLITE_OK) {
+                    die(&lb[v], "INSERT INTO users");
+                }
+                double start = now();
+                for (int i = 0; i < inserts; i++) {
+                    char text[32];
+                    int len = snprintf(text, sizeof text, "user-%lld", (long long)++name);
+                    sqlite3_bind_text(insert, 1, text, len, SQLITE_STATIC);
+                    if (sqlite3_step(insert) != SQLITE_DONE) {
+                        die(&lb[v], "INSERT INTO users");
+                    }
+                    sqlite3_reset(insert);
+                }
+                seconds[v][r] = (now() - start) / inserts;
+                sqlite3_finalize(insert);
+                long long wal_bytes = file_bytes(wals[v]);
+                pages[v][r] =
+                    wal_bytes > 32 ? (double)((wal_bytes - 32) / (page_size + 24)) / inserts : 0.0;
+            }
+        }
+        double none = median(seconds[0], runs);
+        for (int v = 0; v < 2; v++) {
+            double s = median(seconds[v], runs);
+            printf("| %s | %lld | %s | %.1f | %.2f | %.2f |\n", kinds[k], (long long)bytes,
+                   modes[v], s * 1e6, s / none, median(pages[v], runs));
+        }
+        fflush(stdout);
+    }
+    for (int v = 0; v < 2; v++) {
+        sqlite3_close(lb[v].db);
+        remove(paths[v]);
+        remove(wals[v]);
+        sqlite3_free(paths[v]);
+        sqlite3_free(wals[v]);
+    }
+}
+
 /* Whether name is among the tables asked for (all when none is). */
 static int wanted(int argc, char **argv, int first, const char *name) {
     if (first >= argc) {
@@ -892,7 +1876,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr,
                 "usage: %s EXTENSION [--quick] [--dir DIR] [core probe build exact forms scale "
-                "live]\n",
+                "live vacuum scalable countmin cuckoo]\n",
                 argv[0]);
         return 2;
     }
@@ -939,9 +1923,11 @@ int main(int argc, char **argv) {
     static const struct {
         const char *name;
         void (*print)(bench *);
-    } tables[] = {{"core", table_core},   {"probe", table_probe}, {"build", table_build},
-                  {"exact", table_exact}, {"forms", table_forms}, {"scale", table_scale},
-                  {"live", table_live}};
+    } tables[] = {
+        {"core", table_core},         {"probe", table_probe},        {"build", table_build},
+        {"exact", table_exact},       {"forms", table_forms},        {"scale", table_scale},
+        {"live", table_live},         {"vacuum", table_vacuum},      {"scalable", table_scalable},
+        {"countmin", table_countmin}, {"cuckoo", table_cuckoo_slack}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (wanted(argc, argv, arg, tables[i].name)) {
             tables[i].print(&b);

@@ -41,6 +41,7 @@
 ** SQLITE_AUTH (the authorizer) and SQLITE_READONLY (query_only).
 */
 #include "counting_core.h"
+#include "countmin_core.h"
 #include "cuckoo_core.h"
 #include "fuzz_db.h"
 
@@ -129,6 +130,46 @@ static const struct {
     {"SELECT bloom_remove(?4, key), bloom_remove(key, ?4) FROM rows", 0},
     /* Removing a key just added takes no other key's count. */
     {"SELECT bloom_might_contain(bloom_remove(bloom_add(?4, ?2), ?2), key) FROM rows", 1},
+    /* A scalable filter of n = 1 grows to hold every key of the rows (rule 22 (scalable)). */
+    {"SELECT bloom_might_contain(f, key) FROM (SELECT bloom_build(key, 1, p, 'scalable') AS f "
+     "FROM rows), rows",
+     1},
+    {"SELECT bloom_might_contain(bloom_add(bloom_add(?4, ?2), key), key) FROM rows", 1},
+    /* The count-min functions on the fuzzed values (rule 23 (count-min sketch)). */
+    {"SELECT cms_info(?1), cms_add(?1, ?2), cms_add(?1, ?2, ?2)", 0},
+    {"SELECT cms_count(?1, ?2)", 0},
+    {"SELECT cms_union(?1, ?3), cms_union(?3, ?1), cms_info(?3), cms_count(?3, ?2)", 0},
+    {"SELECT cms_union(column1) FROM (VALUES (?1), (?3), (?2))", 0},
+    {"SELECT json_valid(i) FROM (SELECT cms_info(?1) AS i) WHERE i IS NOT NULL", 1},
+    {"SELECT cms_count(cms_add(?1, ?2, 5), ?2) = cms_count(?1, ?2) + 5", 1},
+    {"SELECT cms_build(key, p, p), cms_build(key, n, p, p), cms_build(key, n, p, p, layout) "
+     "FROM rows",
+     0},
+    {"SELECT cms_build(key, p, p, layout) FROM rows", 0},
+    {"SELECT cms_empty(p, p), cms_empty(p, p, layout), cms_build(?2, ?2, ?2), "
+     "cms_empty(?2, ?2, ?2) FROM rows",
+     0},
+    {"SELECT cms_count(key, n), cms_add(key, p), cms_info(layout), cms_union(key) FROM rows", 0},
+    /* A sketch's estimates are at least the counts of the rows' keys (t), the conservative
+    ** update's at most the plain one's, also for the union of groups; the plain groups' union
+    ** is the sketch of every row; adding 5 to a key adds 5 to its estimate. */
+    {"SELECT cms_count(s, key) >= t AND cms_count(c, key) >= t AND cms_count(c, key) <= "
+     "cms_count(s, key) FROM (SELECT cms_build(key, n, 0.05, 0.05) AS s, cms_build(key, n, 0.05, "
+     "0.05, 'conservative') AS c FROM rows), (SELECT key, (SELECT sum(CAST(n AS INTEGER)) FROM "
+     "rows AS r WHERE r.key IS rows.key) AS t FROM rows WHERE key IS NOT NULL)",
+     1},
+    {"SELECT cms_count(u, key) >= t AND cms_count(v, key) >= t FROM (SELECT cms_union(s) AS u, "
+     "cms_union(c) AS v FROM (SELECT cms_build(key, n, 0.05, 0.05) AS s, cms_build(key, n, 0.05, "
+     "0.05, 'conservative') AS c FROM rows GROUP BY rowid % 2)), (SELECT key, (SELECT "
+     "sum(CAST(n AS INTEGER)) FROM rows AS r WHERE r.key IS rows.key) AS t FROM rows WHERE key IS "
+     "NOT NULL)",
+     1},
+    {"SELECT cms_union(s) = (SELECT cms_build(key, n, 0.05, 0.05) FROM rows) FROM (SELECT "
+     "cms_build(key, n, 0.05, 0.05) AS s FROM rows GROUP BY rowid % 2)",
+     1},
+    {"SELECT cms_count(cms_add(s, key, 5), key) = cms_count(s, key) + 5 FROM (SELECT "
+     "cms_build(key, n, 0.05, 0.05, 'conservative') AS s FROM rows), rows",
+     1},
 };
 
 /* The statements that call the in-place functions, run after the rounds (see fuzz_db_step for
@@ -142,6 +183,10 @@ static const char *const in_place_statements[] = {
     "SELECT bloom_add_in_place('cells', 'f', 1, ?2), bloom_remove_in_place('cells', 'f', 1, ?2)",
     "SELECT bloom_add_in_place(?1, ?3, ?4, ?2)",
     "SELECT bloom_add_in_place('cells', 'f', 1)",
+    "SELECT cms_add_in_place('cells', 'f', cells.rowid, key, n) FROM cells, rows",
+    "SELECT cms_count_in_place('cells', 'f', 1, ?2), cms_add_in_place('cells', 'f', 2, ?2)",
+    "SELECT cms_add_in_place(?1, ?3, ?4, ?2), cms_count_in_place(?1, ?3, ?4, ?2)",
+    "SELECT cms_add_in_place('cells', 'f', 3, ?2, ?2), cms_count_in_place('cells', 'f', 3, ?1)",
 };
 
 /* SQLITE_LIMIT_LENGTH, chosen by the configuration byte. */
@@ -243,6 +288,16 @@ static const char *const plain_sql[OPERATIONS] = {
     "SELECT bloom_remove(?1, ?2)",
 };
 
+/* The count-min functions of the sketch round: in place on the cell of ?1 with the key ?1, and
+** on a value (?1) with the key ?2. */
+enum { COUNT_IN_PLACE, ADD_IN_PLACE, CMS_COUNT, CMS_ADD, SKETCH_CALLS };
+static const char *const sketch_sql[SKETCH_CALLS] = {
+    "SELECT cms_count_in_place('cells', 'f', 1, ?1)",
+    "SELECT cms_add_in_place('cells', 'f', 1, ?1, 3)",
+    "SELECT cms_count(?1, ?2)",
+    "SELECT cms_add(?1, ?2, 3)",
+};
+
 /* The statements of the in-place rounds, prepared before the length limit. */
 typedef struct in_place {
     sqlite3_stmt *fill[sizeof fill_sql / sizeof fill_sql[0]];
@@ -252,6 +307,7 @@ typedef struct in_place {
     sqlite3_stmt *plain[OPERATIONS]; /* (FILTER, KEY) */
     sqlite3_stmt *begin, *rollback;
     sqlite3_stmt *probe_rows; /* bloom_might_contain(FILTER, key) for each row of rows */
+    sqlite3_stmt *sketch[SKETCH_CALLS];
     sqlite3_stmt *others[sizeof in_place_statements / sizeof in_place_statements[0]];
 } in_place;
 
@@ -268,6 +324,9 @@ static void in_place_prepare(sqlite3 *db, in_place *ip) {
     ip->begin = fuzz_db_prepare(db, "BEGIN");
     ip->rollback = fuzz_db_prepare(db, "ROLLBACK");
     ip->probe_rows = fuzz_db_prepare(db, "SELECT bloom_might_contain(?1, key) FROM rows");
+    for (int i = 0; i < SKETCH_CALLS; i++) {
+        ip->sketch[i] = fuzz_db_prepare(db, sketch_sql[i]);
+    }
     for (size_t i = 0; i < sizeof ip->others / sizeof ip->others[0]; i++) {
         ip->others[i] = fuzz_db_prepare(db, in_place_statements[i]);
     }
@@ -286,6 +345,9 @@ static void in_place_finalize(in_place *ip) {
     fuzz_db_finalize(ip->begin);
     fuzz_db_finalize(ip->rollback);
     fuzz_db_finalize(ip->probe_rows);
+    for (int i = 0; i < SKETCH_CALLS; i++) {
+        fuzz_db_finalize(ip->sketch[i]);
+    }
     for (size_t i = 0; i < sizeof ip->others / sizeof ip->others[0]; i++) {
         fuzz_db_finalize(ip->others[i]);
     }
@@ -705,6 +767,87 @@ static void first_round(in_place *ip, const fuzz_value *key) {
     sqlite3_value_free(old);
 }
 
+/* Runs the sketch call i with the value v (NULL: none) and key bound: returns the code of its
+** first step, *result a copy of its answer (NULL without a row). */
+static int call_sketch(in_place *ip, int i, sqlite3_value *v, const fuzz_value *key,
+                       sqlite3_value **result) {
+    sqlite3_stmt *stmt = ip->sketch[i];
+    if (v != NULL && sqlite3_bind_value(stmt, 1, v) != SQLITE_OK) {
+        fuzz_fail("binding a sketch");
+    }
+    fuzz_db_bind(stmt, v != NULL ? 2 : 1, key);
+    return run_one(stmt, i == COUNT_IN_PLACE || i == ADD_IN_PLACE, result);
+}
+
+/* Whether v is a count-min sketch the extension accepts. */
+static int is_sketch(sqlite3_value *v) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    return v != NULL && sqlite3_value_type(v) == SQLITE_BLOB &&
+           filter_open(sqlite3_value_blob(v), (uint64_t)sqlite3_value_bytes(v), &view, why) ==
+               FILTER_OK &&
+           view.kind->id == COUNTMIN_KIND;
+}
+
+/*
+** The sketch round, when the cell of ?1 holds a count-min sketch (rule 25 (count-min in place)):
+** cms_count_in_place answers as cms_count of the cell, and changes nothing; cms_add_in_place of
+** 3 to key answers the estimate that cms_count gives of cms_add of 3 to the cell, the cell then
+** being that copy byte for byte; or it fails, the cell unchanged, with the error "no room"
+** exactly when cms_add has no room (but SQLITE_READONLY comes first); a NULL key changes nothing.
+*/
+static void sketch_round(in_place *ip, const fuzz_value *key) {
+    sqlite3_value *old = read_cell(ip), *in_place_answer, *plain, *added, *now;
+    sqlite3 *db = sqlite3_db_handle(ip->begin);
+    if (!is_sketch(old)) {
+        sqlite3_value_free(old);
+        return;
+    }
+    int rc = call_sketch(ip, COUNT_IN_PLACE, NULL, key, &in_place_answer);
+    check_cell(ip, old, "cms_count_in_place");
+    if (call_sketch(ip, CMS_COUNT, old, key, &plain) != SQLITE_ROW) {
+        fuzz_fail("cms_count of a sketch cms_count_in_place took: %s", sqlite3_errmsg(db));
+    }
+    if (rc == SQLITE_ROW && !same_value(in_place_answer, plain)) {
+        fuzz_fail("cms_count_in_place answers %s, cms_count %s",
+                  (const char *)sqlite3_value_text(in_place_answer),
+                  (const char *)sqlite3_value_text(plain));
+    }
+    sqlite3_value_free(in_place_answer);
+    sqlite3_value_free(plain);
+
+    rc = call_sketch(ip, ADD_IN_PLACE, NULL, key, &in_place_answer);
+    int in_place_full = rc == SQLITE_ERROR && no_room(db);
+    int plain_rc = call_sketch(ip, CMS_ADD, old, key, &added);
+    int plain_full = plain_rc == SQLITE_ERROR && no_room(db);
+    if (rc != SQLITE_ROW || sqlite3_value_type(in_place_answer) == SQLITE_NULL) {
+        check_cell(ip, old, "a cms_add_in_place that failed or had a NULL key");
+        if (rc != SQLITE_ROW &&
+            (in_place_full ? !plain_full : plain_full && rc != SQLITE_READONLY)) {
+            fuzz_fail("cms_add_in_place %s room for the count (code %d), cms_add %s",
+                      in_place_full ? "has no" : "does not say it has no", rc,
+                      plain_full ? "has no room" : "has room");
+        }
+    } else {
+        if (plain_rc != SQLITE_ROW) {
+            fuzz_fail("cms_add_in_place adds 3, cms_add fails: %s", sqlite3_errmsg(db));
+        }
+        check_cell(ip, added, "cms_add_in_place: it differs from cms_add of the cell before");
+        now = read_cell(ip);
+        if (call_sketch(ip, CMS_COUNT, now, key, &plain) != SQLITE_ROW ||
+            !same_value(plain, in_place_answer)) {
+            fuzz_fail("cms_add_in_place answers %s, cms_count after it %s",
+                      (const char *)sqlite3_value_text(in_place_answer),
+                      plain != NULL ? (const char *)sqlite3_value_text(plain) : "an error");
+        }
+        sqlite3_value_free(plain);
+        sqlite3_value_free(now);
+    }
+    sqlite3_value_free(in_place_answer);
+    sqlite3_value_free(added);
+    sqlite3_value_free(old);
+}
+
 /* The target of the second round, chosen by the byte choice. */
 static target choose_target(uint8_t choice) {
     static const char *const rowid_texts[2] = {"1", "x"};
@@ -763,6 +906,7 @@ static void run_in_place(in_place *ip, uint8_t configuration, const fuzz_value *
         run_own(ip->begin);
     }
     first_round(ip, &parameters[1]);
+    sketch_round(ip, &parameters[1]);
     second_round(ip, &parameters[1], choice);
     for (size_t i = 0; i < sizeof ip->others / sizeof ip->others[0]; i++) {
         sqlite3_stmt *stmt = ip->others[i];

@@ -15,15 +15,17 @@
 */
 #include "bloom_core.h"
 #include "counting_core.h"
+#include "countmin_core.h"
 #include "cuckoo_core.h"
 #include "fuzz_input.h"
+#include "scalable_core.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_SEED_BYTES = 8192 };
+enum { MAX_SEED_BYTES = 16384 };
 
 /* A seed being written. */
 typedef struct seed {
@@ -34,12 +36,12 @@ typedef struct seed {
 /* A filter BLOB, valid or not, and its name. */
 typedef struct filter {
     const char *name;
-    uint8_t bytes[2048];
+    uint8_t bytes[5120]; /* a scalable filter of 64 one-word stages: 4,672 */
     size_t size;
 } filter;
 
 /* Room for the filters of the corpora. */
-enum { MAX_FILTERS = 128 };
+enum { MAX_FILTERS = 192 };
 
 /* Appends length bytes to s; aborts if they do not fit. */
 static void put_bytes(seed *s, const void *bytes, size_t length) {
@@ -233,6 +235,15 @@ static uint64_t le_m(const filter *f) {
     return m;
 }
 
+/* The m of the Bloom filter header at byte offset of f (a stage of a scalable filter). */
+static uint64_t le_m_at(const filter *f, size_t offset) {
+    uint64_t m = 0;
+    for (int i = 0; i < 8; i++) {
+        m |= (uint64_t)f->bytes[offset + 16 + i] << (8 * i);
+    }
+    return m;
+}
+
 /* The B of the cuckoo filter f (where m is in the other kinds' header). */
 static uint64_t le_buckets(const filter *f) {
     return le_m(f);
@@ -243,6 +254,106 @@ static void poke_p(filter *f, double v) {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     poke(f, 32, bits, 8);
+}
+
+/* Adds the INTEGER key to the scalable filter f, growing it by a stage (as bloom_add does) when
+** its last stage is full; aborts if it cannot. */
+static void scalable_add_growing(filter *f, int64_t key) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    uint64_t grown;
+    if (filter_add(&scalable_kind, f->bytes, key_hash_integer(key)) == FILTER_OK) {
+        return;
+    }
+    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK ||
+        scalable_kind.grow_size(&view, &grown) != FILTER_OK || grown > sizeof f->bytes) {
+        fuzz_fail("%s cannot grow", f->name);
+    }
+    scalable_kind.grow(f->bytes, f->size);
+    f->size = (size_t)grown;
+    if (filter_add(&scalable_kind, f->bytes, key_hash_integer(key)) != FILTER_OK) {
+        fuzz_fail("%s has no room after growing", f->name);
+    }
+}
+
+/* Makes f a scalable filter of stages of layout for a first stage of n keys, a compound rate p,
+** the given growth and tightening ratio, with the INTEGER keys 0 .. keys - 1 (growing it). */
+static void make_scalable(filter *f, const char *name, int layout, uint64_t n, double p, int growth,
+                          double tightening, uint64_t keys) {
+    scalable_header h;
+    bloom_header first;
+    double bytes_needed;
+    if (scalable_size(n, p, layout, growth, tightening, &h, &first, &bytes_needed) != FILTER_OK ||
+        bytes_needed > sizeof f->bytes) {
+        fuzz_fail("cannot size %s", name);
+    }
+    f->name = name;
+    f->size = (size_t)bytes_needed;
+    memset(f->bytes, 0, f->size);
+    scalable_write_header(f->bytes, &h);
+    bloom_write_header(f->bytes + FILTER_HEADER_BYTES, &first);
+    for (uint64_t key = 0; key < keys; key++) {
+        scalable_add_growing(f, (int64_t)key);
+    }
+}
+
+/* Makes f a scalable filter of stages one-word stages (k = 1, m = 64: validation ties a stage's
+** n and p to its place, not its m), for a first stage of n = 1 at p = 0.01, each stage holding
+** its capacity, n 2^i: the 64 stages a filter may have, and more keys than any could hold. */
+static void make_scalable_one_word_stages(filter *f, const char *name, unsigned stages) {
+    scalable_header h;
+    bloom_header stage;
+    double bytes_needed;
+    if (scalable_size(1, 0.01, BLOOM_LAYOUT_STANDARD, SCALABLE_GROWTH, SCALABLE_TIGHTENING, &h,
+                      &stage, &bytes_needed) != FILTER_OK) {
+        fuzz_fail("cannot size %s", name);
+    }
+    f->name = name;
+    f->size = FILTER_HEADER_BYTES + (size_t)stages * (FILTER_HEADER_BYTES + 8);
+    memset(f->bytes, 0, f->size);
+    h.stages = (uint8_t)stages;
+    h.keys = 0;
+    for (unsigned i = 0; i < stages; i++) {
+        stage.k = 1;
+        stage.m = 64;
+        scalable_stage_target(&h, (int)i, &stage.n, &stage.p);
+        stage.keys = stage.n;
+        h.keys += stage.keys; /* 2^64 - 1 at 64 stages */
+        bloom_write_header(f->bytes + FILTER_HEADER_BYTES + i * (FILTER_HEADER_BYTES + 8), &stage);
+        f->bytes[2 * FILTER_HEADER_BYTES + i * (FILTER_HEADER_BYTES + 8)] = 0xFF;
+    }
+    scalable_write_header(f->bytes, &h);
+}
+
+/* Adds count to the INTEGER key in the count-min sketch f; aborts unless that succeeds. */
+static void sketch_add_count(filter *f, int64_t key, uint64_t count) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    filter_io io = filter_io_memory(f->bytes);
+    uint64_t estimate;
+    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK ||
+        countmin_add_io(&view, &io, key_hash_integer(key), count, &estimate) != FILTER_OK) {
+        fuzz_fail("cannot add %llu to %s", (unsigned long long)count, f->name);
+    }
+}
+
+/* Makes f a count-min sketch for epsilon and delta of the given update with the INTEGER keys
+** 0 .. keys - 1, key i counted i + 1 times. */
+static void make_countmin(filter *f, const char *name, double epsilon, double delta, int update,
+                          uint64_t keys) {
+    countmin_header h;
+    double bytes_needed;
+    if (countmin_size(epsilon, delta, update, &h, &bytes_needed) != FILTER_OK ||
+        bytes_needed > sizeof f->bytes) {
+        fuzz_fail("cannot size %s", name);
+    }
+    f->name = name;
+    f->size = (size_t)bytes_needed;
+    memset(f->bytes, 0, f->size);
+    countmin_write_header(f->bytes, &h);
+    for (uint64_t key = 0; key < keys; key++) {
+        sketch_add_count(f, (int64_t)key, key + 1);
+    }
 }
 
 /* The filters of the corpora: first the valid ones, then one per broken rule. Returns how
@@ -479,6 +590,195 @@ static size_t make_filters(filter *filters) {
         f->name = cuckoo_bad_rates[i].name;
         poke_p(f, cuckoo_bad_rates[i].p);
     }
+
+    /* Scalable filters: empty, with keys, the last stage full (the next key grows it), grown to
+    ** 3 and 5 stages, blocked stages, another growth and tightening ratio, 63 and 64 one-word
+    ** stages (a 64th cannot be sized; no 65th), stages whose capacity reaches 2^64 (2^62, 2^63:
+    ** no third), the stages' keys adding up past 2^64 - 1, a newer writer's reserved bytes. */
+    make_scalable(&filters[count++], "scalable_empty", BLOOM_LAYOUT_STANDARD, 100, 0.01, 2, 0.8, 0);
+    make_scalable(&filters[count++], "scalable_10_keys", BLOOM_LAYOUT_STANDARD, 100, 0.01, 2, 0.8,
+                  10);
+    make_scalable(&filters[count++], "scalable_full", BLOOM_LAYOUT_STANDARD, 4, 0.01, 2, 0.8, 4);
+    make_scalable(&filters[count++], "scalable_3_stages_full", BLOOM_LAYOUT_STANDARD, 1, 0.01, 2,
+                  0.8, 7);
+    make_scalable(&filters[count++], "scalable_5_stages", BLOOM_LAYOUT_STANDARD, 2, 0.1, 2, 0.8,
+                  40);
+    make_scalable(&filters[count++], "scalable_blocked_stages", BLOOM_LAYOUT_BLOCKED, 8, 0.01, 2,
+                  0.8, 30);
+    make_scalable(&filters[count++], "scalable_growth_3_tightening_half", BLOOM_LAYOUT_STANDARD, 2,
+                  0.05, 3, 0.5, 12);
+    make_scalable_one_word_stages(&filters[count++], "scalable_63_stages", 63);
+    make_scalable_one_word_stages(&filters[count++], "scalable_64_stages", 64);
+    {
+        /* n = 2^62: stage 1 holds 2^63, stage 2 would hold 2^64. Each stage full, of m = 64. */
+        filter *f = &filters[count++];
+        make_scalable_one_word_stages(f, "scalable_capacity_2_64", 2);
+        poke(f, 16, UINT64_C(1) << 62, 8);
+        poke(f, 40, (UINT64_C(1) << 62) + (UINT64_C(1) << 63), 8);
+        for (int i = 0; i < 2; i++) {
+            size_t stage = FILTER_HEADER_BYTES + (size_t)i * (FILTER_HEADER_BYTES + 8);
+            poke(f, stage + 24, UINT64_C(1) << (62 + i), 8);
+            poke(f, stage + 40, UINT64_C(1) << (62 + i), 8);
+        }
+    }
+    {
+        /* n = 3 2^61 full, stage 1 of 3 2^62 keys full: 2^64 + 2^61 in all, 2^61 modulo 2^64
+        ** in the header. */
+        filter *f = &filters[count++];
+        make_scalable_one_word_stages(f, "scalable_keys_past_2_64", 2);
+        poke(f, 16, UINT64_C(3) << 61, 8);
+        poke(f, 40, UINT64_C(1) << 61, 8);
+        filter_view view = {&scalable_kind, 2, 2, 1, f->bytes, f->size};
+        scalable_header h = scalable_header_of(&view);
+        for (int i = 0; i < 2; i++) {
+            size_t stage = FILTER_HEADER_BYTES + (size_t)i * (FILTER_HEADER_BYTES + 8);
+            uint64_t n;
+            double p;
+            scalable_stage_target(&h, i, &n, &p);
+            poke(f, stage + 24, n, 8);
+            memcpy(f->bytes + stage + 32, &p, sizeof p);
+            poke(f, stage + 40, n, 8);
+        }
+    }
+    make_scalable(&filters[count], "scalable_newer_writer_reserved", BLOOM_LAYOUT_STANDARD, 10,
+                  0.01, 2, 0.8, 5);
+    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[11] = 0xAB;
+    filters[count++].bytes[63] = 0xCD;
+    make_scalable(&filters[count], "scalable_min_reader_1", BLOOM_LAYOUT_STANDARD, 10, 0.01, 2, 0.8,
+                  5);
+    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
+
+    /* The scalable kind's own rules, in the order of its validation, on a valid filter of two
+    ** stages (n = 4, 6 keys: stage 0 of 64 + 8 bytes holds 4, stage 1 2). */
+    make_scalable(&base, "base", BLOOM_LAYOUT_STANDARD, 4, 0.01, 2, 0.8, 6);
+    const size_t stage_1 = FILTER_HEADER_BYTES + 64 + (size_t)le_m_at(&base, 64) / 8;
+    static const struct {
+        const char *name;
+        size_t offset;
+        int width; /* 0: the length plus value (modulo 2^64) */
+        uint64_t value;
+    } scalable_broken[] = {
+        {"scalable_layout_0", 8, 1, 0},
+        {"scalable_layout_3", 8, 1, 3},
+        {"scalable_growth_1", 9, 1, 1},
+        {"scalable_stages_0", 10, 1, 0},
+        {"scalable_stages_65", 10, 1, 65},
+        {"scalable_tightening_0", 32, 8, 0},
+        {"scalable_tightening_1", 32, 8, UINT64_C(0x3FF0000000000000)},
+        {"scalable_tightening_nan", 32, 8, UINT64_C(0x7FF8000000000000)},
+        {"scalable_n_0", 16, 8, 0},
+        {"scalable_p_1", 24, 8, UINT64_C(0x3FF0000000000000)},
+        {"scalable_stages_60", 10, 1, 60}, /* fewer bytes than 60 stages take */
+        {"scalable_reserved_11", 11, 1, 1},
+        {"scalable_reserved_15", 15, 1, 0x80},
+        {"scalable_reserved_48", 48, 1, 1},
+        {"scalable_newer_reader", 4, 2, 0x0303},
+        {"scalable_stage_layout_2", 8, 1, 2}, /* the stages are kind 1 */
+        {"scalable_stage_bad_magic", 64, 1, 's'},
+        {"scalable_stage_k_0", 64 + 8, 4, 0},
+        {"scalable_stage_kind_5", 64 + 6, 1, 5},
+        {"scalable_stage_version_3", 64 + 4, 2, 0x0303},
+        {"scalable_stage_m_huge", 64 + 16, 8, UINT64_C(1) << 63},
+        {"scalable_stage_n_5", 64 + 24, 8, 5},
+        {"scalable_stage_p_other", 64 + 32, 1, 0}, /* the low byte of the rate's bits */
+        {"scalable_stage_keys_5", 64 + 40, 8, 5},  /* more than its n = 4 */
+        {"scalable_stage_1_n_4", 1, 8, 4},         /* stage 1, whose n is 8 */
+        {"scalable_keys_7", 40, 8, 7},             /* the stages hold 6 */
+        {"scalable_length_plus_1", 0, 0, 1},
+        {"scalable_length_minus_8", 0, 0, UINT64_MAX - 7},
+    };
+    for (size_t i = 0; i < sizeof scalable_broken / sizeof scalable_broken[0]; i++) {
+        filter *f = &filters[count++];
+        *f = base;
+        f->name = scalable_broken[i].name;
+        if (strcmp(f->name, "scalable_stage_1_n_4") == 0) {
+            poke(f, stage_1 + 24, 4, 8);
+        } else if (strcmp(f->name, "scalable_stage_p_other") == 0) {
+            f->bytes[64 + 32] ^= 1;
+        } else if (scalable_broken[i].width > 0) {
+            poke(f, scalable_broken[i].offset, scalable_broken[i].value, scalable_broken[i].width);
+        } else if (scalable_broken[i].value == 1) {
+            f->bytes[f->size++] = 0;
+        } else {
+            f->size -= 8;
+        }
+    }
+    /* Two stages, the first of 184 bytes, cut 10 bytes into the second. */
+    make_scalable(&filters[count], "scalable_stage_starts_near_end", BLOOM_LAYOUT_STANDARD, 100,
+                  0.01, 2, 0.8, 120);
+    filters[count].size = FILTER_HEADER_BYTES + 64 + (size_t)le_m_at(&filters[count], 64) / 8 + 10;
+    count++;
+
+    /* Count-min sketches: empty, with counts, conservative, the total at its largest and one
+    ** below, 64 rows, one counter, counters above the total (crafted), a newer writer's
+    ** reserved bytes. */
+    make_countmin(&filters[count++], "countmin_empty", 0.1, 0.1, COUNTMIN_PLAIN, 0);
+    make_countmin(&filters[count++], "countmin_100_keys", 0.1, 0.1, COUNTMIN_PLAIN, 100);
+    make_countmin(&filters[count++], "countmin_conservative_100_keys", 0.1, 0.1,
+                  COUNTMIN_CONSERVATIVE, 100);
+    make_countmin(&filters[count], "countmin_total_max", 0.2, 0.05, COUNTMIN_PLAIN, 0);
+    sketch_add_count(&filters[count++], 7, COUNTMIN_TOTAL_MAX);
+    make_countmin(&filters[count], "countmin_total_max_less_1", 0.2, 0.05, COUNTMIN_CONSERVATIVE,
+                  3);
+    sketch_add_count(&filters[count++], 7, COUNTMIN_TOTAL_MAX - 7);
+    make_countmin(&filters[count++], "countmin_depth_64", 0.5, 1.7e-28, COUNTMIN_PLAIN, 10);
+    make_countmin(&filters[count], "countmin_one_counter", 0.99, 0.5, COUNTMIN_PLAIN, 3);
+    poke(&filters[count], 8, 1, 8); /* width 3 cut to 1 (epsilon is not checked against it) */
+    filters[count++].size = FILTER_HEADER_BYTES + 8;
+    make_countmin(&filters[count], "countmin_counters_above_total", 0.5, 0.3, COUNTMIN_PLAIN, 0);
+    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
+           filters[count].size - FILTER_HEADER_BYTES);
+    count++;
+    make_countmin(&filters[count], "countmin_newer_writer_reserved", 0.1, 0.1, COUNTMIN_PLAIN, 5);
+    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[21] = 0xAB;
+    filters[count++].bytes[63] = 0xCD;
+    make_countmin(&filters[count], "countmin_min_reader_1", 0.1, 0.1, COUNTMIN_PLAIN, 5);
+    filters[count++].bytes[5] = 1;
+
+    /* The count-min kind's own rules, in the order of its validation. */
+    make_countmin(&base, "base", 0.5, 0.2, COUNTMIN_PLAIN, 5); /* width 6, depth 2 */
+    static const struct {
+        const char *name;
+        size_t offset;
+        int width; /* 0: the length plus value (modulo 2^64) */
+        uint64_t value;
+    } countmin_broken[] = {
+        {"countmin_depth_0", 16, 4, 0},
+        {"countmin_depth_65", 16, 4, 65},
+        {"countmin_depth_huge", 16, 4, 0xFFFFFFFF},
+        {"countmin_depth_3", 16, 4, 3}, /* 3 rows of 6 do not fill it */
+        {"countmin_width_0", 8, 8, 0},
+        {"countmin_width_7", 8, 8, 7},
+        {"countmin_width_2_61", 8, 8, UINT64_C(1) << 61}, /* width times depth wraps past 2^64 */
+        {"countmin_length_plus_8", 0, 0, 8},
+        {"countmin_length_minus_1", 0, 0, UINT64_MAX},
+        {"countmin_update_2", 20, 1, 2},
+        {"countmin_epsilon_0", 24, 8, 0},
+        {"countmin_epsilon_1", 24, 8, UINT64_C(0x3FF0000000000000)},
+        {"countmin_epsilon_nan", 24, 8, UINT64_C(0x7FF8000000000000)},
+        {"countmin_delta_0", 32, 8, 0},
+        {"countmin_delta_negative", 32, 8, UINT64_C(0xBFE0000000000000)},
+        {"countmin_total_2_63", 40, 8, UINT64_C(1) << 63},
+        {"countmin_reserved_21", 21, 1, 1},
+        {"countmin_reserved_23", 23, 1, 0x80},
+        {"countmin_reserved_48", 48, 1, 1},
+        {"countmin_newer_reader", 4, 2, 0x0303},
+    };
+    for (size_t i = 0; i < sizeof countmin_broken / sizeof countmin_broken[0]; i++) {
+        filter *f = &filters[count++];
+        *f = base;
+        f->name = countmin_broken[i].name;
+        if (countmin_broken[i].width > 0) {
+            poke(f, countmin_broken[i].offset, countmin_broken[i].value, countmin_broken[i].width);
+        } else if (countmin_broken[i].value == 8) {
+            memset(f->bytes + f->size, 0, 8);
+            f->size += 8;
+        } else {
+            f->size--;
+        }
+    }
     if (count > MAX_FILTERS) {
         fuzz_fail("%zu filters, room for %d", count, MAX_FILTERS);
     }
@@ -508,7 +808,7 @@ static const filter *find_filter(const filter *filters, size_t count, const char
 ** each layout in turn; then seeds for the other paths: encodings, keys and build parameters of
 ** every kind, length limits, and the in-place functions' targets, query_only and rollback. */
 static void write_sql_corpus(const char *dir, const filter *filters, size_t count) {
-    static const char *const layouts[4] = {"standard", "blocked", "counting", "cuckoo"};
+    static const char *const layouts[5] = {"standard", "blocked", "counting", "cuckoo", "scalable"};
     const filter *standard = &filters[1], *blocked = &filters[3];
     const filter *counting = find_filter(filters, count, "counting_100_keys");
     seed s;
@@ -517,12 +817,14 @@ static void write_sql_corpus(const char *dir, const filter *filters, size_t coun
         put_u8(&s, 0);
         put_string(&s, FUZZ_BLOB, filters[i].bytes, filters[i].size);
         int holds_7 = strncmp(filters[i].name, "counting", 8) == 0 ||
+                      strncmp(filters[i].name, "scalable", 8) == 0 ||
+                      strncmp(filters[i].name, "countmin", 8) == 0 ||
                       strncmp(filters[i].name, "cuckoo", 6) == 0;
         put_integer(&s, FUZZ_INTEGER, holds_7 ? 7 : 5);
         put_string(&s, FUZZ_BLOB, standard->bytes, standard->size);
         put_u8(&s, 2);
-        put_row(&s, 1, 100, 0.01, layouts[i % 4]);
-        put_row(&s, 2, 100, 0.01, layouts[i % 4]);
+        put_row(&s, 1, 100, 0.01, layouts[i % 5]);
+        put_row(&s, 2, 100, 0.01, layouts[i % 5]);
         write_file(dir, "fuzz_sql", filters[i].name, s.bytes, s.size);
     }
 
@@ -587,6 +889,128 @@ static void write_sql_corpus(const char *dir, const filter *filters, size_t coun
         put_u8(&s, 1 << 5);
         write_file(dir, "fuzz_sql", cuckoo_in_place[i].name, s.bytes, s.size);
     }
+
+    /* The in-place functions on scalable filters and sketches: key 7 (not yet added) grows
+    ** scalable_full in place; scalable_64_stages cannot grow (the cell unchanged); growing past a
+    ** length limit of 200 bytes (SQLITE_TOOBIG); a sketch counted in place, a sketch at its
+    ** largest total (no room), a sketch under query_only and rolled back. */
+    static const struct {
+        const char *name, *cell, *other, *layout;
+        unsigned configuration;
+        int64_t key;
+    } grown_in_place[] = {
+        {"in_place_scalable_grows", "scalable_full", "scalable_empty", "scalable", 0, 1000},
+        {"in_place_scalable_64_stages", "scalable_64_stages", "scalable_63_stages", "scalable", 0,
+         1000},
+        {"in_place_scalable_past_length_limit", "scalable_full", "scalable_full", "scalable", 6 * 4,
+         1000},
+        {"in_place_scalable_rolled_back", "scalable_3_stages_full", "scalable_5_stages", "scalable",
+         64, 1000},
+        {"in_place_countmin", "countmin_100_keys", "countmin_empty", "standard", 0, 7},
+        {"in_place_countmin_total_max", "countmin_total_max", "countmin_total_max_less_1",
+         "standard", 0, 7},
+        {"in_place_countmin_conservative_query_only", "countmin_conservative_100_keys",
+         "countmin_100_keys", "standard", 32 + 64, 7},
+    };
+    for (size_t i = 0; i < sizeof grown_in_place / sizeof grown_in_place[0]; i++) {
+        const filter *cell = find_filter(filters, count, grown_in_place[i].cell);
+        const filter *other = find_filter(filters, count, grown_in_place[i].other);
+        s.size = 0;
+        put_u8(&s, grown_in_place[i].configuration);
+        put_string(&s, FUZZ_BLOB, cell->bytes, cell->size);
+        put_integer(&s, FUZZ_INTEGER, grown_in_place[i].key);
+        put_string(&s, FUZZ_BLOB, other->bytes, other->size);
+        put_u8(&s, 3);
+        put_row(&s, 7, 3, 0.01, grown_in_place[i].layout);
+        put_row(&s, 8, 2, 0.01, grown_in_place[i].layout);
+        put_row(&s, 7, 1, 0.01, grown_in_place[i].layout);
+        put_u8(&s, 1 << 5);
+        write_file(dir, "fuzz_sql", grown_in_place[i].name, s.bytes, s.size);
+    }
+
+    /* Count-min builds from the rows: counts (n) with repeated keys of every type, the
+    ** conservative update, counts adding up past 2^63 - 1, counts that are not whole numbers,
+    ** epsilon and delta (p) at their edges: delta below e^-64, a sketch past the length limit. */
+    static const struct {
+        const char *name;
+        unsigned configuration;
+        int64_t counts[3];
+        double p;
+        const char *update;
+    } sketch_builds[] = {
+        {"countmin_counts", 0, {3, 4, 0}, 0.01, "plain"},
+        {"countmin_conservative_counts", 1, {1, 1000, 7}, 0.1, "CONSERVATIVE"},
+        {"countmin_counts_past_total_max", 0, {INT64_MAX, 1, 2}, 0.1, "plain"},
+        {"countmin_delta_below_e_64", 0, {1, 2, 3}, 1e-28, "plain"},
+        {"countmin_past_length_limit", 7 * 4, {1, 2, 3}, 0.001, "conservative"},
+        {"countmin_bad_update", 2, {1, 2, 3}, 0.3, "median"},
+    };
+    const filter *sketch = find_filter(filters, count, "countmin_100_keys");
+    for (size_t i = 0; i < sizeof sketch_builds / sizeof sketch_builds[0]; i++) {
+        s.size = 0;
+        put_u8(&s, sketch_builds[i].configuration);
+        put_string(&s, FUZZ_BLOB, sketch->bytes, sketch->size);
+        put_integer(&s, FUZZ_INTEGER, 7);
+        put_string(&s, FUZZ_BLOB, sketch->bytes, sketch->size);
+        put_u8(&s, 6);
+        for (int row = 0; row < 6; row++) {
+            switch (row % 3) {
+            case 0:
+                put_integer(&s, FUZZ_INTEGER, 7);
+                break;
+            case 1:
+                put_text(&s, "seven");
+                break;
+            default:
+                put_integer(&s, FUZZ_INTEGRAL_REAL, 7); /* the INTEGER 7's key */
+                break;
+            }
+            put_integer(&s, row == 5 ? FUZZ_INTEGRAL_REAL : FUZZ_INTEGER,
+                        sketch_builds[i].counts[row % 3]);
+            put_real(&s, sketch_builds[i].p);
+            put_text(&s, sketch_builds[i].update);
+        }
+        write_file(dir, "fuzz_sql", sketch_builds[i].name, s.bytes, s.size);
+    }
+
+    /* Sketches of other widths and depths to merge; epsilon or the update changing between the
+    ** rows; a scalable filter whose second stage would need 65 hash functions. */
+    const filter *deep = find_filter(filters, count, "countmin_depth_64");
+    s.size = 0;
+    put_u8(&s, 0);
+    put_string(&s, FUZZ_BLOB, sketch->bytes, sketch->size);
+    put_integer(&s, FUZZ_INTEGER, 7);
+    put_string(&s, FUZZ_BLOB, deep->bytes, deep->size);
+    put_u8(&s, 0);
+    write_file(dir, "fuzz_sql", "countmin_union_other_geometry", s.bytes, s.size);
+    s.size = 0;
+    put_u8(&s, 0);
+    put_string(&s, FUZZ_BLOB, sketch->bytes, sketch->size);
+    put_integer(&s, FUZZ_INTEGER, 7);
+    put_null(&s);
+    put_u8(&s, 3);
+    put_row(&s, 1, 2, 0.1, "plain");
+    put_row(&s, 2, 2, 0.1, "plain");
+    put_row(&s, 3, 2, 0.2, "plain");
+    write_file(dir, "fuzz_sql", "countmin_epsilon_changes", s.bytes, s.size);
+    s.size = 0;
+    put_u8(&s, 0);
+    put_string(&s, FUZZ_BLOB, sketch->bytes, sketch->size);
+    put_integer(&s, FUZZ_INTEGER, 7);
+    put_null(&s);
+    put_u8(&s, 2);
+    put_row(&s, 1, 2, 0.1, "plain");
+    put_row(&s, 2, 2, 0.1, "conservative");
+    write_file(dir, "fuzz_sql", "countmin_update_changes", s.bytes, s.size);
+    s.size = 0;
+    put_u8(&s, 0);
+    put_null(&s);
+    put_integer(&s, FUZZ_INTEGER, 7);
+    put_null(&s);
+    put_u8(&s, 2);
+    put_row(&s, 1, 1, 2e-19, "scalable");
+    put_row(&s, 2, 1, 2e-19, "scalable");
+    write_file(dir, "fuzz_sql", "scalable_cannot_grow_hashes", s.bytes, s.size);
 
     /* UTF-16le, blocked filters, TEXT keys, auto-sized builds ('BLOCKED' in capitals). */
     s.size = 0;
@@ -755,13 +1179,16 @@ static void put_repeated_keys(seed *s) {
 }
 
 /* The calls of bloom_build in fuzz_roundtrip's configuration byte. */
-enum { KEY_ONLY, N_P, STANDARD, BLOCKED, COUNTING, CUCKOO, CALLS };
+enum { KEY_ONLY, N_P, STANDARD, BLOCKED, COUNTING, CUCKOO, SCALABLE, COUNTMIN, CALLS };
 
-/* fuzz_roundtrip's configuration byte for the encoding (0 to 2), the call, and n as an
-** integral REAL (bit 7): modulo 3, the encoding; divided by 4, modulo 6, the call. */
-static unsigned roundtrip_configuration(unsigned encoding, unsigned call, int n_as_real) {
+/* fuzz_roundtrip's configuration byte for the encoding (0 to 2), the call, n as an integral REAL
+** (bit 7) and the conservative update (bit 5): modulo 3, the encoding; divided by 4, modulo 8,
+** the call. */
+static unsigned roundtrip_configuration(unsigned encoding, unsigned call, int n_as_real,
+                                        int conservative) {
     for (unsigned c = 0; c < 256; c++) {
-        if (c % 3 == encoding && (c / 4) % CALLS == call && (c >= 128) == (n_as_real != 0)) {
+        if (c % 3 == encoding && (c / 4) % CALLS == call && (c >= 128) == (n_as_real != 0) &&
+            ((c & 32) != 0) == (conservative != 0)) {
             return c;
         }
     }
@@ -778,38 +1205,57 @@ static void write_roundtrip_corpus(const char *dir) {
         unsigned n;
         double p;
         unsigned groups;
-        int corruption; /* 0 none, 1 bits only, 2 header, 3 truncated, 4 extended */
-        int repeated;   /* keys repeated: counters saturate, a cuckoo filter has no room */
+        int corruption;   /* 0 none, 1 bits only, 2 header, 3 truncated, 4 extended */
+        int repeated;     /* keys repeated: counters saturate, a cuckoo filter has no room */
+        int conservative; /* a count-min sketch's update */
     } seeds[] = {
-        {"key_only", 0, KEY_ONLY, 0, 0, 0.01, 1, 1, 0},
-        {"n_p", 0, N_P, 0, 100, 0.01, 2, 2, 0},
-        {"n_p_standard_utf16le", 1, STANDARD, 0, 100, 0.001, 3, 3, 0},
-        {"n_p_blocked", 0, BLOCKED, 0, 100, 0.01, 4, 4, 0},
-        {"n_p_blocked_utf16be", 2, BLOCKED, 0, 30, 0.1, 2, 1, 0},
-        {"auto_sized_blocked", 0, BLOCKED, 0, 0, 0.01, 1, 2, 0},
-        {"integral_real_n", 0, STANDARD, 1, 50, 0.05, 2, 0, 0},
-        {"tiny_p_standard", 0, STANDARD, 0, 20, 2e-19, 3, 1, 0},
-        {"tiny_p_blocked", 0, BLOCKED, 0, 20, 1e-6, 3, 2, 0},
-        {"large_p_blocked", 0, BLOCKED, 0, 20, 0.5, 2, 3, 0},
-        {"n_p_counting", 0, COUNTING, 0, 100, 0.01, 2, 1, 0},
-        {"n_p_counting_utf16be", 2, COUNTING, 0, 30, 0.1, 3, 2, 0},
-        {"auto_sized_counting", 1, COUNTING, 1, 0, 0.01, 1, 3, 0},
-        {"tiny_p_counting", 0, COUNTING, 0, 20, 2e-19, 2, 4, 0},
-        {"counting_saturated", 0, COUNTING, 1, 10, 0.1, 3, 1, 1},
-        {"standard_repeated_keys", 0, STANDARD, 0, 10, 0.1, 2, 0, 1},
-        {"n_p_cuckoo", 0, CUCKOO, 0, 100, 0.01, 2, 1, 0},
-        {"n_p_cuckoo_utf16le", 1, CUCKOO, 1, 30, 0.1, 3, 2, 0},
-        {"auto_sized_cuckoo", 2, CUCKOO, 0, 0, 0.01, 1, 0, 0},
-        {"tiny_p_cuckoo", 0, CUCKOO, 0, 20, 2e-9, 4, 4, 0},
-        {"large_p_cuckoo", 0, CUCKOO, 0, 25, 0.5, 2, 3, 0},
-        {"cuckoo_no_room", 0, CUCKOO, 0, 1, 0.01, 2, 0, 0},
-        {"cuckoo_repeated_keys", 0, CUCKOO, 0, 10, 0.1, 2, 0, 1},
+        {"key_only", 0, KEY_ONLY, 0, 0, 0.01, 1, 1, 0, 0},
+        {"n_p", 0, N_P, 0, 100, 0.01, 2, 2, 0, 0},
+        {"n_p_standard_utf16le", 1, STANDARD, 0, 100, 0.001, 3, 3, 0, 0},
+        {"n_p_blocked", 0, BLOCKED, 0, 100, 0.01, 4, 4, 0, 0},
+        {"n_p_blocked_utf16be", 2, BLOCKED, 0, 30, 0.1, 2, 1, 0, 0},
+        {"auto_sized_blocked", 0, BLOCKED, 0, 0, 0.01, 1, 2, 0, 0},
+        {"integral_real_n", 0, STANDARD, 1, 50, 0.05, 2, 0, 0, 0},
+        {"tiny_p_standard", 0, STANDARD, 0, 20, 2e-19, 3, 1, 0, 0},
+        {"tiny_p_blocked", 0, BLOCKED, 0, 20, 1e-6, 3, 2, 0, 0},
+        {"large_p_blocked", 0, BLOCKED, 0, 20, 0.5, 2, 3, 0, 0},
+        {"n_p_counting", 0, COUNTING, 0, 100, 0.01, 2, 1, 0, 0},
+        {"n_p_counting_utf16be", 2, COUNTING, 0, 30, 0.1, 3, 2, 0, 0},
+        {"auto_sized_counting", 1, COUNTING, 1, 0, 0.01, 1, 3, 0, 0},
+        {"tiny_p_counting", 0, COUNTING, 0, 20, 2e-19, 2, 4, 0, 0},
+        {"counting_saturated", 0, COUNTING, 1, 10, 0.1, 3, 1, 1, 0},
+        {"standard_repeated_keys", 0, STANDARD, 0, 10, 0.1, 2, 0, 1, 0},
+        {"n_p_cuckoo", 0, CUCKOO, 0, 100, 0.01, 2, 1, 0, 0},
+        {"n_p_cuckoo_utf16le", 1, CUCKOO, 1, 30, 0.1, 3, 2, 0, 0},
+        {"auto_sized_cuckoo", 2, CUCKOO, 0, 0, 0.01, 1, 0, 0, 0},
+        {"tiny_p_cuckoo", 0, CUCKOO, 0, 20, 2e-9, 4, 4, 0, 0},
+        {"large_p_cuckoo", 0, CUCKOO, 0, 25, 0.5, 2, 3, 0, 0},
+        {"cuckoo_no_room", 0, CUCKOO, 0, 1, 0.01, 2, 0, 0, 0},
+        {"cuckoo_repeated_keys", 0, CUCKOO, 0, 10, 0.1, 2, 0, 1, 0},
+        {"n_p_scalable", 0, SCALABLE, 0, 100, 0.01, 2, 1, 0, 0},
+        {"scalable_grows", 0, SCALABLE, 0, 1, 0.01, 2, 1, 0, 0},
+        {"scalable_grows_utf16be", 2, SCALABLE, 1, 3, 0.1, 3, 2, 0, 0},
+        {"scalable_grows_4_groups", 1, SCALABLE, 0, 2, 0.3, 4, 4, 0, 0},
+        {"auto_sized_scalable", 0, SCALABLE, 0, 0, 0.01, 1, 3, 0, 0},
+        {"tiny_p_scalable", 0, SCALABLE, 0, 2, 1e-15, 2, 1, 0, 0},
+        {"scalable_repeated_keys", 0, SCALABLE, 0, 1, 0.5, 2, 0, 1, 0},
+        {"countmin", 0, COUNTMIN, 0, 1, 0.01, 2, 1, 0, 0},
+        {"countmin_conservative", 1, COUNTMIN, 0, 3, 0.05, 3, 2, 0, 1},
+        {"countmin_repeated_keys", 0, COUNTMIN, 1, 7, 0.1, 2, 1, 1, 0},
+        {"countmin_conservative_repeated_utf16be", 2, COUNTMIN, 0, 4096, 0.5, 4, 3, 1, 1},
+        {"countmin_null_count", 0, COUNTMIN, 0, 0, 0.01, 2, 4, 0, 1},
+        {"countmin_smallest_epsilon", 0, COUNTMIN, 0, 2, 0.005, 2, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         seed s = {.size = 0};
-        put_u8(&s, roundtrip_configuration(seeds[i].encoding, seeds[i].call, seeds[i].n_as_real));
+        put_u8(&s, roundtrip_configuration(seeds[i].encoding, seeds[i].call, seeds[i].n_as_real,
+                                           seeds[i].conservative));
         put_u16(&s, seeds[i].n);
-        double decades = seeds[i].call == BLOCKED ? 5.7 : seeds[i].call == CUCKOO ? 8.4 : 18.5;
+        double decades = seeds[i].call == BLOCKED    ? 5.7
+                         : seeds[i].call == CUCKOO   ? 8.4
+                         : seeds[i].call == SCALABLE ? 15.0
+                         : seeds[i].call == COUNTMIN ? 2.0
+                                                     : 18.5;
         put_u16(&s, rate_bytes(seeds[i].p, 0.5 * pow(10.0, -decades)));
         put_u8(&s, seeds[i].groups - 1);
         if (seeds[i].repeated) {

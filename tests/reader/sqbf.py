@@ -7,7 +7,9 @@ Kind 3 (format version 2) follows section 4.3's words; its author had seen the e
 counting code, so the two places where the words were not enough are marked "not in
 format.md" below. Kind 4 (the cuckoo filter, format version 2) was written from section 4.4 and
 section 5's kind-4 table alone, before its author read the extension's cuckoo code; what the
-words left open is marked "not in format.md" there too.
+words left open is marked "not in format.md" there too. Kinds 5 (the scalable Bloom filter)
+and 6 (the count-min sketch) follow sections 4.5 and 4.6 and section 5's tables for them, from
+their words; where the words were not enough, the sections were changed (tests/reader/README.md).
 """
 import math
 import struct
@@ -20,8 +22,9 @@ HEADER = 64                           # section 1: 64-byte header, then the body
 READER_VERSION = 2                    # section 2: the newest format version this reads
 # Section 1, kinds table, with the names bloom_build and bloom_info spell them ('counting' for
 # kind 3 is not in format.md: section 1 names only 'standard' and 'blocked').
-KINDS = {1: "standard", 2: "blocked", 3: "counting", 4: "cuckoo"}   # 4.4: layout "cuckoo"
-FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2}   # section 1: the format version defining each kind
+KINDS = {1: "standard", 2: "blocked", 3: "counting", 4: "cuckoo",   # 4.4: layout "cuckoo"
+         5: "scalable", 6: "countmin"}                            # 4.5 and 4.6
+FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2}   # section 1: the version defining each kind
 HASHES = {1: "xxh3-128"}              # section 1, key hashes table
 SEGMENT = {1: 64, 2: 512, 3: 64}      # sections 4.1-4.3: m is a positive multiple of these
 RESERVED = {                          # sections 4.1-4.3: the reserved header bytes
@@ -29,12 +32,17 @@ RESERVED = {                          # sections 4.1-4.3: the reserved header by
     2: list(range(12, 16)) + list(range(48, 64)),
     3: list(range(13, 16)) + list(range(48, 64)),   # byte 12 is the counter width
     4: list(range(10, 16)) + list(range(48, 64)),   # 4.4: f at 8, slots per bucket at 9
+    5: list(range(11, 16)) + list(range(48, 64)),   # 4.5: stage layout, g and s at 8, 9, 10
+    6: list(range(21, 24)) + list(range(48, 64)),   # 4.6: d at 16-19, update at 20
 }
 COUNTER_BITS = 4                      # section 4.3: the counter width, the only one defined
 COUNTER_MAX = 15                      # section 4.3: a counter at 15 is saturated
 M64 = (1 << 64) - 1
 SLOTS = 4                             # section 4.4: slots per bucket, the only value defined
 MAX_KICKS = 500                       # section 4.4, add: evictions before the filter is full
+STAGES_MAX = 64                       # section 4.5: 1 to 64 stages
+DEPTH_MAX = 64                        # section 4.6: 1 to 64 rows
+TOTAL_MAX = 2**63 - 1                 # section 4.6: the total of a sketch
 
 
 class FilterError(ValueError):
@@ -47,7 +55,9 @@ class KeyAbsent(ValueError):
 
 
 class FilterFull(ValueError):
-    """Section 4.4, add and union: 500 kicks found no room (the filter is left as it was)."""
+    """Section 4.4, add and union: 500 kicks found no room (the filter is left as it was).
+    Section 4.5: a scalable filter that cannot grow, or a union whose stages would hold more
+    than they are sized for. Section 4.6: a total above 2^63 - 1."""
 
 
 @dataclass
@@ -80,11 +90,19 @@ def _fmt_real(x):
 
 
 def parse(blob):
-    """Validate a filter (bytes) in the order of section 5 (header only) and decode it."""
+    """Validate a filter (bytes) in the order of section 5 (its header; a scalable filter's
+    stages' headers too) and decode it."""
     blob = bytes(blob)
-    if len(blob) < HEADER:
+    return _parse(blob, len(blob), True)
+
+
+def _parse(blob, length, stages):
+    """Section 5's checks of a BLOB of `length` bytes whose first bytes are `blob` (its header
+    at least); a scalable filter's stages are checked when `stages` (not when it is itself a
+    stage: section 5 checks a stage's header as a header)."""
+    if length < HEADER:
         raise FilterError("not a Bloom filter: length %d is shorter than the 64-byte header"
-                          % len(blob))
+                          % length)
     if blob[0:4] != MAGIC:
         raise FilterError("not a Bloom filter: magic is x'%s', not x'53514246' (SQBF)"
                           % blob[0:4].hex().upper())
@@ -107,7 +125,11 @@ def parse(blob):
     if khash not in HASHES:
         raise FilterError("corrupt filter: unknown hash %d" % khash)
     if kind == 4:
-        return _parse_cuckoo(blob, fv, mrv, khash)
+        return _parse_cuckoo(blob, length, fv, mrv, khash)
+    if kind == 5:
+        return _parse_scalable(blob, length, fv, mrv, khash, stages)
+    if kind == 6:
+        return _parse_sketch(blob, length, fv, mrv, khash)
     # Sections 4.1-4.3: the header, the same fields at the same offsets in every kind (kind 3
     # puts its counter width in byte 12, reserved in kinds 1 and 2).
     k, = struct.unpack_from("<I", blob, 8)
@@ -124,16 +146,16 @@ def parse(blob):
         if m == 0 or m % seg:
             raise FilterError("corrupt filter: m = %d counters is not a positive multiple of %d"
                               % (m, seg))
-        if len(blob) != HEADER + m // 2:
+        if length != HEADER + m // 2:
             raise FilterError("corrupt filter: m = %d counters need %d bytes, the BLOB has %d"
-                              % (m, HEADER + m // 2, len(blob)))
+                              % (m, HEADER + m // 2, length))
     else:
         if m == 0 or m % seg:
             raise FilterError("corrupt filter: m = %d bits is not a positive multiple of %d"
                               % (m, seg))
-        if len(blob) != HEADER + m // 8:
+        if length != HEADER + m // 8:
             raise FilterError("corrupt filter: m = %d bits needs %d bytes, the BLOB has %d"
-                              % (m, HEADER + m // 8, len(blob)))
+                              % (m, HEADER + m // 8, length))
     if n < 1:
         raise FilterError("corrupt filter: capacity n = %d" % n)
     if not 0 < p < 1:                         # also refuses NaN
@@ -151,7 +173,7 @@ def _cuckoo_bytes(buckets, fp_bits):
     return HEADER + (SLOTS * buckets * fp_bits + 7) // 8
 
 
-def _parse_cuckoo(blob, fv, mrv, khash):
+def _parse_cuckoo(blob, length, fv, mrv, khash):
     """Section 4.4's header, checked as section 5's table for kind 4 says, in its order."""
     fp_bits, slots = blob[8], blob[9]
     buckets, n = struct.unpack_from("<QQ", blob, 16)
@@ -166,9 +188,9 @@ def _parse_cuckoo(blob, fv, mrv, khash):
     # table shows only B = 0: that a B too large prints the same is not in format.md).
     if buckets < 1 or size > M64:
         raise FilterError("corrupt filter: %d buckets" % buckets)
-    if len(blob) != size:
+    if length != size:
         raise FilterError("corrupt filter: %d buckets of %d-bit fingerprints need %d bytes, "
-                          "the BLOB has %d" % (buckets, fp_bits, size, len(blob)))
+                          "the BLOB has %d" % (buckets, fp_bits, size, length))
     if n < 1:
         raise FilterError("corrupt filter: capacity n = %d" % n)
     if not 0 < p < 1:
@@ -264,6 +286,10 @@ def cells(f):
 
 def probe_hash(f, h1, h2):
     """might_contain for a key hash: 1 when every position's bit is set or counter above 0."""
+    if f.kind == 5:                           # 4.5: some stage answers 1
+        return int(any(probe_hash(st, h1, h2) for st in f.stages))
+    if f.kind == 6:                           # 4.6: an estimate above 0
+        return int(estimate_hash(f, h1, h2) > 0)
     if f.kind == 4:
         return _cuckoo_probe(f, h1, h2)
     body, pos = f.body, positions(f.kind, f.m, f.k, h1, h2)
@@ -274,7 +300,7 @@ def probe_hash(f, h1, h2):
 
 def might_contain(f, value):
     """1 ("possibly present") when all k bits of the key are set (counters above 0), else 0."""
-    if not isinstance(f, Filter):
+    if isinstance(f, (bytes, bytearray, memoryview)):
         f = parse(f)
     if value is None:
         return None  # NULL is never a key (section 3); through SQL it answers NULL
@@ -452,8 +478,12 @@ def _cuckoo_info(f):
 
 def info(f):
     """bloom_info's fields: the header (section 4's table) and the derived figures."""
-    if not isinstance(f, Filter):
+    if isinstance(f, (bytes, bytearray, memoryview)):
         f = parse(f)
+    if f.kind == 5:
+        return _scalable_info(f)
+    if f.kind == 6:
+        return _sketch_info(f)
     if f.kind == 4:
         return _cuckoo_info(f)
     m, k, body = f.m, f.k, f.body
@@ -568,8 +598,12 @@ def build(kind, m, k, n, p, keys, keys_added=None):
 
 def add(f, value):
     """bloom_add: the key's positions set (counters raised), one more key (kept at 2^64 - 1)."""
-    if not isinstance(f, Filter):
+    if isinstance(f, (bytes, bytearray, memoryview)):
         f = parse(f)
+    if f.kind == 5:
+        return _scalable_add(f, value)
+    if f.kind == 6:
+        return sketch_add(f, value, 1)        # 4.6: bloom_add adds 1
     if f.kind == 4:
         return _cuckoo_add(f, value)
     values = cells(f)
@@ -581,8 +615,10 @@ def remove(f, value):
     """Section 4.3, remove, of a counting filter: KeyAbsent if a counter of the key is below
     the times the key has it; else each counter below 15 lowered by those times, keys - 1
     (kept at 0)."""
-    if not isinstance(f, Filter):
+    if isinstance(f, (bytes, bytearray, memoryview)):
         f = parse(f)
+    if f.kind in (5, 6):
+        raise ValueError("a scalable filter or a count-min sketch does not remove keys")
     if f.kind == 4:
         return _cuckoo_remove(f, value)
     if f.kind != 3:
@@ -600,8 +636,14 @@ def remove(f, value):
 def union(a, b):
     """bloom_union of two filters of one kind, key hash, m and k: bits ORed (4.1, 4.2) or
     counters added and kept at 15 (4.3); keys summed (kept at 2^64 - 1); n and p of a."""
-    a = a if isinstance(a, Filter) else parse(a)
-    b = b if isinstance(b, Filter) else parse(b)
+    a = parse(a) if isinstance(a, (bytes, bytearray, memoryview)) else a
+    b = parse(b) if isinstance(b, (bytes, bytearray, memoryview)) else b
+    if a.kind != b.kind:
+        raise ValueError("incompatible filters")
+    if a.kind == 5:
+        return _scalable_union(a, b)
+    if a.kind == 6:
+        return _sketch_union(a, b)
     if a.kind == 4 and b.kind == 4:
         return _cuckoo_union(a, b)
     if (a.kind, a.key_hash, a.m, a.k) != (b.kind, b.key_hash, b.m, b.k):
@@ -609,3 +651,368 @@ def union(a, b):
     top = COUNTER_MAX if a.kind == 3 else 1
     values = [min(top, x + y) for x, y in zip(cells(a), cells(b))]
     return write(a.kind, a.m, a.k, a.n, a.p, min(a.keys_added + b.keys_added, M64), values)
+
+
+# ---- Section 4.5: the scalable Bloom filter (kind 5) --------------------------------------
+
+@dataclass
+class Scalable:
+    blob: bytes
+    format_version: int
+    min_reader_version: int
+    kind: int                 # 5
+    key_hash: int
+    stage_layout: int         # the kind of every stage, 1 or 2
+    growth: int               # g
+    n: int                    # the first stage's capacity
+    p: float                  # the whole filter's target rate
+    r: float                  # the tightening ratio
+    keys_added: int
+    stages: list = None       # each stage as a Filter (None for a stage's header alone)
+
+
+def stage_target(n, p, g, r, i):
+    """Section 4.5, stage targets: (n_i, p_i); n_i is None when it does not fit in 64 bits.
+    p_i is p * (1 - r), then i multiplications by r, each one binary64 operation."""
+    rate = p * (1 - r)
+    for _ in range(i):
+        rate = rate * r
+    ni = n * g ** i
+    return (ni if ni <= M64 else None), rate
+
+
+def _same_real(x, y):
+    return struct.pack("<d", x) == struct.pack("<d", y)   # "compared bit for bit"
+
+
+def _parse_scalable(blob, length, fv, mrv, khash, with_stages):
+    """Section 5, kind 5: the header's checks, then (with_stages) those of each stage's header
+    and of the whole."""
+    layout, g, s = blob[8], blob[9], blob[10]
+    n, = struct.unpack_from("<Q", blob, 16)
+    p, r = struct.unpack_from("<dd", blob, 24)
+    keys, = struct.unpack_from("<Q", blob, 40)
+    if layout not in (1, 2):
+        raise FilterError("corrupt filter: stage layout %d is not 1 or 2" % layout)
+    if g < 2:
+        raise FilterError("corrupt filter: growth %d is less than 2" % g)
+    if not 1 <= s <= STAGES_MAX:
+        raise FilterError("corrupt filter: %d stages, not 1 to %d" % (s, STAGES_MAX))
+    if not 0 < r < 1:
+        raise FilterError("corrupt filter: tightening ratio %s is not between 0 and 1"
+                          % _fmt_real(r))
+    if n < 1:
+        raise FilterError("corrupt filter: capacity n = %d" % n)
+    if not 0 < p < 1:
+        raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
+    if length < HEADER + 72 * s:
+        raise FilterError("corrupt filter: %d bytes cannot hold %d stages" % (length, s))
+    if fv <= READER_VERSION:
+        for i in RESERVED[5]:
+            if blob[i]:
+                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
+                                  % (i, blob[i]))
+    f = Scalable(blob, fv, mrv, 5, khash, layout, g, n, p, r, keys)
+    if not with_stages:
+        return f
+    f.stages, o, held = [], HEADER, 0
+    for i in range(s):
+        if length - o < HEADER:
+            raise FilterError("corrupt filter: stage %d starts at byte %d, too near the end of "
+                              "%d bytes" % (i, o, length))
+        m, = struct.unpack_from("<Q", blob, o + 16)
+        size = HEADER + 8 * -(-m // 64)       # l_i = 64 + 8 ceil(m_i / 64)
+        if size > length - o:
+            raise FilterError("corrupt filter: stage %d of m = %d bits does not fit in the %d "
+                              "bytes after byte %d" % (i, m, length - o, o))
+        try:
+            head = _parse(blob[o:o + HEADER], size, False)   # its header, as a BLOB of l_i
+        except FilterError as e:
+            raise FilterError("corrupt filter: stage %d: %s" % (i, e)) from None
+        if head.kind != layout or head.key_hash != khash:
+            raise FilterError("corrupt filter: stage %d is of kind %d and hash %d, not %d and %d"
+                              % (i, head.kind, head.key_hash, layout, khash))
+        ni, pi = stage_target(n, p, g, r, i)
+        if ni is None or head.n != ni or not _same_real(head.p, pi):
+            raise FilterError("corrupt filter: stage %d is sized for n = %d at p = %s, not as "
+                              "stage %d of this filter" % (i, head.n, _fmt_real(head.p), i))
+        if head.keys_added > head.n:
+            raise FilterError("corrupt filter: stage %d holds %d keys, more than its capacity of "
+                              "%d" % (i, head.keys_added, head.n))
+        f.stages.append(_parse(blob[o:o + size], size, False))
+        held += head.keys_added
+        if held > M64:
+            raise FilterError("corrupt filter: %d keys added, but its stages hold more than %d"
+                              % (keys, M64))
+        o += size
+    if o != length:
+        raise FilterError("corrupt filter: the stages end at byte %d, the BLOB has %d"
+                          % (o, length))
+    if keys != held:
+        raise FilterError("corrupt filter: %d keys added, but its stages hold %d" % (keys, held))
+    return f
+
+
+def standard_size(n, p):
+    """Section 4.1, sizing (informative), of kind 1: (m, k), in binary64 as the formulas read:
+    m = ceil(-n ln p / (ln 2)^2) rounded up to whole words, k = max(1, round(m/n ln 2)) with m
+    before rounding (round: half away from zero)."""
+    ln2 = math.log(2)
+    bits = math.ceil(-float(n) * math.log(p) / (ln2 * ln2))
+    x = float(bits) / float(n) * ln2
+    k = max(1, math.floor(x) + (1 if x - math.floor(x) >= 0.5 else 0))
+    return -(-bits // 64) * 64, k
+
+
+def empty_stage(layout, n, p):
+    """An empty stage for n_i and p_i (section 4.5, add): a kind-1 filter sized by section 4.1.
+    FilterFull when it cannot be sized (more than 64 positions, more than 2^61 bytes: a BLOB
+    "may not have" more, section 4.1's sizing says where). The blocked layout's sizing (section
+    4.2's model) is not written here."""
+    if layout != 1:
+        raise NotImplementedError("sizing a blocked stage")
+    m, k = standard_size(n, p)
+    if k > 64 or HEADER + m // 8 > 2**61:
+        raise FilterFull("stage for n = %d at p = %r" % (n, p))
+    blob = (MAGIC + bytes([1, 1, 1, 1]) + struct.pack("<I4xQQdQ", k, m, n, p, 0) + bytes(16)
+            + bytes(m // 8))                  # section 4.1's header, the bits 0
+    parse(blob)
+    return blob
+
+
+def write_scalable(layout, g, n, p, r, stages, keys_added=None):
+    """A kind-5 filter from its header fields and its stages (BLOBs of the stage layout), as a
+    writer writes it: format version 2 as both versions, reserved bytes 0, keys added the sum
+    of the stages' unless given."""
+    if keys_added is None:
+        keys_added = sum(struct.unpack_from("<Q", st, 40)[0] for st in stages)
+    header = (MAGIC + bytes([2, 2, 5, 1, layout, g, len(stages)]) + bytes(5)
+              + struct.pack("<QddQ", n, p, r, keys_added) + bytes(16))
+    blob = header + b"".join(bytes(st) for st in stages)
+    parse(blob)
+    return blob
+
+
+def empty_scalable(n, p, layout=1, g=2, r=0.8):
+    """An empty scalable filter: one stage, sized for n_0 and p_0."""
+    n0, p0 = stage_target(n, p, g, r, 0)
+    return write_scalable(layout, g, n, p, r, [empty_stage(layout, n0, p0)])
+
+
+def _set_in_stage(stage, value):
+    """A stage (bytes) with the key's positions set and its keys added + 1, its other header
+    bytes as they were (section 4.5, add: nothing else of the stage changes)."""
+    f = parse(stage) if not isinstance(stage, Filter) else stage
+    out = bytearray(f.blob)
+    for j in positions(f.kind, f.m, f.k, *key_hash(value)):
+        out[HEADER + (j >> 3)] |= 1 << (j & 7)
+    struct.pack_into("<Q", out, 40, f.keys_added + 1)
+    return bytes(out)
+
+
+def _scalable_add(f, value):
+    """Section 4.5, add: nothing when a stage answers 1; else into the last stage, growing first
+    when it holds its capacity (FilterFull when it cannot grow). The header rewritten."""
+    h1, h2 = key_hash(value)
+    stages = [st.blob for st in f.stages]
+    keys = f.keys_added
+    if not any(probe_hash(st, h1, h2) for st in f.stages):
+        last = f.stages[-1]
+        if last.keys_added >= last.n:
+            s = len(stages)
+            ni, pi = stage_target(f.n, f.p, f.growth, f.r, s)
+            if s >= STAGES_MAX or ni is None:
+                raise FilterFull(value)
+            last = parse(empty_stage(f.stage_layout, ni, pi))
+            stages.append(last.blob)
+        stages[-1] = _set_in_stage(last, value)
+        keys += 1
+    return write_scalable(f.stage_layout, f.growth, f.n, f.p, f.r, stages, keys)
+
+
+def build_scalable(n, p, keys, layout=1, g=2, r=0.8):
+    """A scalable filter holding `keys` added in order (None skipped)."""
+    f = parse(empty_scalable(n, p, layout, g, r))
+    for key in keys:
+        if key is not None:
+            f = parse(_scalable_add(f, key))
+    return f.blob
+
+
+def _scalable_union(a, b):
+    """Section 4.5, union: ValueError when they do not merge (their parameters, the shapes of
+    their common stages, or stages that would hold more than they are sized for)."""
+    if ((a.key_hash, a.stage_layout, a.growth, a.n) != (b.key_hash, b.stage_layout, b.growth, b.n)
+            or not _same_real(a.p, b.p) or not _same_real(a.r, b.r)):
+        raise ValueError("incompatible filters")
+    for sa, sb in zip(a.stages, b.stages):
+        if (sa.m, sa.k) != (sb.m, sb.k) or sa.keys_added + sb.keys_added > sa.n:
+            raise ValueError("incompatible filters")
+    longer, other = (b, a) if len(b.blob) > len(a.blob) else (a, b)
+    stages = [bytearray(st.blob) for st in longer.stages]
+    for out, st in zip(stages, other.stages):
+        for j in range(HEADER, len(out)):
+            out[j] |= st.blob[j]
+        struct.pack_into("<Q", out, 40, struct.unpack_from("<Q", out, 40)[0] + st.keys_added)
+    return write_scalable(longer.stage_layout, longer.growth, longer.n, longer.p, longer.r,
+                          stages, a.keys_added + b.keys_added)
+
+
+def _scalable_info(f):
+    """Section 4.5, derived figures."""
+    stages, rates = [], []
+    for st in f.stages:
+        i = info(st)
+        stages.append({name: i[name] for name in ("n", "p", "k", "m", "bytes", "keys_added",
+                                                  "bits_set", "fill_ratio",
+                                                  "estimated_fp_rate")})
+        rates.append(i["estimated_fp_rate"])
+    none = 1.0
+    for q in rates:
+        none = none * (1 - q)
+    return {
+        "format_version": f.format_version, "min_reader_version": f.min_reader_version,
+        "layout": KINDS[5], "hash": HASHES[f.key_hash], "stage_layout": KINDS[f.stage_layout],
+        "growth": f.growth, "tightening": f.r, "bytes": len(f.blob), "n": f.n, "p": f.p,
+        "keys_added": f.keys_added, "capacity": min(sum(st.n for st in f.stages), M64),
+        "stage_count": len(f.stages), "stages": stages, "estimated_fp_rate": 1 - none,
+    }
+
+
+# ---- Section 4.6: the count-min sketch (kind 6) -------------------------------------------
+
+@dataclass
+class Sketch:
+    blob: bytes
+    format_version: int
+    min_reader_version: int
+    kind: int                 # 6
+    key_hash: int
+    width: int                # w
+    depth: int                # d
+    update: int               # 0 plain, 1 conservative
+    epsilon: float
+    delta: float
+    total: int
+
+    def counters(self):
+        """The d w counters, counter (i, c) at index i w + c."""
+        return list(struct.unpack_from("<%dQ" % (self.width * self.depth), self.blob, HEADER))
+
+
+def _parse_sketch(blob, length, fv, mrv, khash):
+    """Section 5, kind 6."""
+    width, = struct.unpack_from("<Q", blob, 8)
+    depth, = struct.unpack_from("<I", blob, 16)
+    update = blob[20]
+    epsilon, delta = struct.unpack_from("<dd", blob, 24)
+    total, = struct.unpack_from("<Q", blob, 40)
+    if not 1 <= depth <= DEPTH_MAX:
+        raise FilterError("corrupt filter: depth %d is outside 1..%d" % (depth, DEPTH_MAX))
+    if width < 1 or length != HEADER + 8 * width * depth:
+        raise FilterError("corrupt filter: width %d and depth %d do not fill %d bytes"
+                          % (width, depth, length))
+    if update not in (0, 1):
+        raise FilterError("corrupt filter: update %d is not 0 or 1" % update)
+    if not 0 < epsilon < 1:
+        raise FilterError("corrupt filter: epsilon = %s is not between 0 and 1"
+                          % _fmt_real(epsilon))
+    if not 0 < delta < 1:
+        raise FilterError("corrupt filter: delta = %s is not between 0 and 1" % _fmt_real(delta))
+    if total > TOTAL_MAX:
+        raise FilterError("corrupt filter: total %d is more than %d" % (total, TOTAL_MAX))
+    if fv <= READER_VERSION:
+        for i in RESERVED[6]:
+            if blob[i]:
+                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
+                                  % (i, blob[i]))
+    return Sketch(blob, fv, mrv, 6, khash, width, depth, update, epsilon, delta, total)
+
+
+def sketch_size(epsilon, delta):
+    """Section 4.6, sizing (informative): (w, d); d None past 64 rows."""
+    d = max(1, math.ceil(-math.log(delta)))
+    return math.ceil(math.e / epsilon), (d if d <= DEPTH_MAX else None)
+
+
+def columns(f, h1, h2):
+    """A key's column in each row: its positions of kind 1 with m = w and k = d."""
+    return positions(1, f.width, f.depth, h1, h2)
+
+
+def estimate_hash(f, h1, h2):
+    """Section 4.6, estimate: the least of the key's counters and of the total."""
+    counters = f.counters()
+    return min([f.total] + [counters[i * f.width + c] for i, c in enumerate(columns(f, h1, h2))])
+
+
+def estimate(f, value):
+    """Section 4.6, estimate: the least of the key's counters."""
+    if not isinstance(f, Sketch):
+        f = parse(f)
+    return estimate_hash(f, *key_hash(value))
+
+
+def write_sketch(width, depth, update, epsilon, delta, total, counters):
+    """A kind-6 sketch as a writer writes it (format version 2, reserved bytes 0)."""
+    blob = (MAGIC + bytes([2, 2, 6, 1]) + struct.pack("<QIB3xddQ", width, depth, update, epsilon,
+                                                      delta, total)
+            + bytes(16) + struct.pack("<%dQ" % len(counters), *counters))
+    parse(blob)
+    return blob
+
+
+def empty_sketch(epsilon, delta, update=0):
+    width, depth = sketch_size(epsilon, delta)
+    return write_sketch(width, depth, update, epsilon, delta, 0, [0] * (width * depth))
+
+
+def sketch_add(f, value, count=1):
+    """Section 4.6, add: FilterFull when the total would pass 2^63 - 1."""
+    if not isinstance(f, Sketch):
+        f = parse(f)
+    if f.total + count > TOTAL_MAX:
+        raise FilterFull(value)
+    if count == 0:                            # "c = 0 changes nothing"
+        return write_sketch(f.width, f.depth, f.update, f.epsilon, f.delta, f.total,
+                            f.counters())
+    counters = f.counters()
+    h1, h2 = key_hash(value)
+    cols = columns(f, h1, h2)
+    e = estimate_hash(f, h1, h2)
+    for i, c in enumerate(cols):
+        j = i * f.width + c
+        counters[j] = (max(counters[j], e + count) if f.update
+                       else min(counters[j] + count, TOTAL_MAX))   # plain: kept at 2^63 - 1
+    return write_sketch(f.width, f.depth, f.update, f.epsilon, f.delta, f.total + count,
+                        counters)
+
+
+def build_sketch(epsilon, delta, update, rows):
+    """A sketch of (key, count) rows added in order (a None key or count skipped)."""
+    blob = empty_sketch(epsilon, delta, update)
+    for key, count in rows:
+        if key is not None and count is not None:
+            blob = sketch_add(blob, key, count)
+    return blob
+
+
+def _sketch_union(a, b):
+    if (a.key_hash, a.width, a.depth, a.update) != (b.key_hash, b.width, b.depth, b.update):
+        raise ValueError("incompatible filters")
+    if a.total + b.total > TOTAL_MAX:
+        raise FilterFull("union")
+    return write_sketch(a.width, a.depth, a.update, a.epsilon, a.delta, a.total + b.total,
+                        [min(x + y, TOTAL_MAX) for x, y in zip(a.counters(), b.counters())])
+
+
+def _sketch_info(f):
+    """Section 4.6, derived figures."""
+    return {
+        "format_version": f.format_version, "min_reader_version": f.min_reader_version,
+        "layout": KINDS[6], "hash": HASHES[f.key_hash], "width": f.width, "depth": f.depth,
+        "counter_bits": 64, "update": ("plain", "conservative")[f.update],
+        "epsilon": f.epsilon, "delta": f.delta, "bytes": len(f.blob), "total": f.total,
+        "error_bound": f.epsilon * float(f.total),
+        "counters_nonzero": sum(1 for v in f.counters() if v),
+    }

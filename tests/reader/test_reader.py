@@ -27,11 +27,11 @@ import sqbf  # noqa: E402
 
 EXT = GOLDEN = FORMAT_MD = None
 STATS = {"filters": 0, "probes": 0, "false_positives": 0, "infos": 0, "corruptions": 0,
-         "vectors": 0, "written": 0, "ties": 0, "cuckoo_fp_log": 0}
+         "vectors": 0, "written": 0, "ties": 0, "cuckoo_fp_log": 0, "sketches": 0}
 NAN = float("nan")
 SEED = int(os.environ.get("SQBF_SEED", "0"))   # another seed explores other filters
 KIND_ARG = {1: "", 2: ", 'blocked'", 3: ", 'counting'",    # bloom_build's 4th argument
-            4: ", 'cuckoo'"}
+            4: ", 'cuckoo'", 5: ", 'scalable'"}
 
 
 def connect():
@@ -70,7 +70,7 @@ def ext_error(fn):
         return None
     except sqlite3.OperationalError as e:
         msg = str(e)
-        return msg.split(": ", 1)[1] if re.match(r"bloom_\w+: ", msg) else msg
+        return msg.split(": ", 1)[1] if re.match(r"(bloom|cms)_\w+: ", msg) else msg
 
 
 def ext_value(conn, sql, args):
@@ -89,15 +89,21 @@ def reader_error(blob):
 
 
 def compare_info(ext_json, mine):
-    """Mismatches between bloom_info's JSON and the reader's figures, as printed (sec. 4)."""
-    ext = json.loads(ext_json)
+    """Mismatches between bloom_info's JSON and the reader's figures, as printed (sec. 4); a
+    scalable filter's list of stages, stage by stage (sec. 4.5)."""
+    ext = json.loads(ext_json) if isinstance(ext_json, str) else ext_json
     bad = []
     if set(ext) != set(mine):
         bad.append(("fields", sorted(set(ext) ^ set(mine))))
     for name, want in mine.items():
         got = ext.get(name)
-        if name in ("p", "fill_ratio", "estimated_fp_rate", "estimated_keys",
-                    "estimated_keys_error", "load_factor"):
+        if name == "stages" and isinstance(got, list) and len(got) == len(want):
+            ok = True
+            for i, (g, w) in enumerate(zip(got, want)):
+                bad += [("stage %d" % i,) + b for b in compare_info(g, w)]
+        elif name in ("p", "fill_ratio", "estimated_fp_rate", "estimated_keys",
+                      "estimated_keys_error", "load_factor", "tightening", "epsilon", "delta",
+                      "error_bound"):
             ok = (got is None and want is None) or (
                 got is not None and want is not None and float(got) == sqbf.printed(name, want))
             if not ok and got is not None and want is not None and float(got) in ties(name, want):
@@ -223,7 +229,8 @@ def check_filter(tc, blob, first, last, absent, problems):
         mine = sqbf.probe_hash(f, *fx.hashes[rid - 1])
         STATS["probes"] += 1
         if mine != ext or (rid <= last and mine != 1):
-            problems.append(("probe", f.kind, f.m, f.k, key, mine, ext))
+            problems.append(("probe", f.kind, getattr(f, "m", None), getattr(f, "k", None), key,
+                             mine, ext))
         elif rid > last and mine:
             if present is None:
                 present = {sqbf.canonical(v) for v in fx.pool[first - 1:last] if v is not None}
@@ -521,9 +528,11 @@ class Written(TestCase):
         A format version at most the reader's (2) must have them 0."""
         conn = connect()
         keys = [1, "x", b"y"]
-        for kind, m in ((1, 192), (2, 512), (3, 192), (4, 10)):
-            def make(keys, **kw):         # kind 4: B = m, f = 7
+        for kind, m in ((1, 192), (2, 512), (3, 192), (4, 10), (5, 0), (6, 0)):
+            def make(keys, **kw):         # kind 4: B = m, f = 7; kinds 5 and 6 their own
                 return (sqbf.build_cuckoo(m, 7, 20, 0.01, keys) if kind == 4 else
+                        sqbf.build_scalable(2, 0.01, keys) if kind == 5 else
+                        sqbf.build_sketch(0.5, 0.1, 1, [(k, 1) for k in keys]) if kind == 6 else
                         sqbf.build(kind, m, 7, 20, 0.01, keys, **kw))
             base = make(keys)
             for fv in range(sqbf.FORMAT_VERSION[kind], 3):
@@ -939,6 +948,544 @@ class Cuckoo(TestCase):
         conn.close()
 
 
+def format_vectors(name):
+    """Section 6's block for a kind: (its BLOB, the rows of its table as lists of cells)."""
+    with open(FORMAT_MD, encoding="utf-8") as fh:
+        text = fh.read()
+    block = text.split("<!-- %s-vector:begin -->" % name)[1].split("<!-- %s-vector:end -->"
+                                                                    % name)[0]
+    hexes = [ln for ln in block.splitlines() if re.fullmatch(r"[0-9A-F][0-9A-F ]*", ln.strip())]
+    rows = [[c.strip().strip("`") for c in ln.strip().strip("|").split("|")]
+            for ln in block.splitlines() if ln.startswith("| `")]
+    return bytes.fromhex("".join("".join(hexes).split())), rows
+
+
+def section(name):
+    """The text of section `name` of docs/format.md (a heading's start), to the next heading."""
+    with open(FORMAT_MD, encoding="utf-8") as fh:
+        text = fh.read()
+    return text.split(name, 1)[1].split("\n#", 1)[0]
+
+
+def check_sketch(blob, first, last, problems):
+    """Compare the reader with the extension on one sketch: cms_count and bloom_might_contain
+    of the pool rows first..last, cms_info and bloom_info."""
+    fx = fixture()
+    f = sqbf.parse(blob)
+    STATS["sketches"] += 1
+    for rid, est, maybe in fx.conn.execute(
+            "SELECT id, cms_count(?1, k), bloom_might_contain(?1, k) FROM pool "
+            "WHERE id BETWEEN ? AND ?", (blob, first, last)):
+        if fx.pool[rid - 1] is None:
+            if (est, maybe) != (None, None):
+                problems.append(("NULL key", rid, est, maybe))
+            continue
+        mine = sqbf.estimate_hash(f, *fx.hashes[rid - 1])
+        STATS["probes"] += 1
+        if (est, maybe) != (mine, int(mine > 0)):
+            problems.append(("cms_count", rid, fx.pool[rid - 1], mine, est, maybe))
+    for fn in ("cms_info", "bloom_info"):
+        info = fx.conn.execute("SELECT %s(?)" % fn, (blob,)).fetchone()[0]
+        STATS["infos"] += 1
+        problems += [(fn, bad, info) for bad in compare_info(info, sqbf.info(f))]
+    return f
+
+
+class KindVectors(TestCase):
+    """Section 6: the vectors of kinds 5 and 6, written by the reader from sections 4.5 and 4.6,
+    read by it, and the extension's."""
+
+    def test_scalable_vector(self):
+        blob, rows = format_vectors("scalable")
+        self.assertEqual(sqbf.build_scalable(1, 0.1, [1, 2, 3]), blob)
+        f = sqbf.parse(blob)
+        self.assertEqual(len(rows), 6)
+        for key, pos, stages, probe in rows:
+            value = sql_literal(key)
+            hh = sqbf.key_hash(value)
+            self.assertEqual(sqbf.positions(1, 64, 6, *hh), [int(x) for x in pos.split()])
+            answering = [str(i) for i, st in enumerate(f.stages) if sqbf.probe_hash(st, *hh)]
+            self.assertEqual(" ".join(answering) or "none", stages)
+            self.assertEqual(sqbf.might_contain(f, value), int(probe))
+            STATS["vectors"] += 1
+        conn = connect()
+        sql = ("SELECT bloom_build(k, 1, 0.1, 'scalable') FROM (SELECT 1 AS o, 1 AS k UNION ALL "
+               "SELECT 2, 2 UNION ALL SELECT 3, 3 ORDER BY o)")
+        self.assertEqual(conn.execute(sql).fetchone()[0], blob)
+        # The p_i of the text, bit for bit.
+        self.assertEqual(struct.pack("<d", sqbf.stage_target(1, 0.1, 2, 0.8, 0)[1]).hex().upper(),
+                         "7A14AE47E17A943F")
+        self.assertEqual(struct.pack("<d", sqbf.stage_target(1, 0.1, 2, 0.8, 1)[1]).hex().upper(),
+                         "FBA9F1D24D62903F")
+        conn.close()
+
+    def test_countmin_vector(self):
+        blob, rows = format_vectors("countmin")
+        stream = [(1, 3), ("hello", 2), (1.5, 1), (1, 1)]
+        self.assertEqual(sqbf.build_sketch(0.9, 0.2, 0, stream), blob)
+        # The conservative sketch: byte 20 is 01, counter (1, 0) 2 in place of 3.
+        cons = bytearray(blob)
+        cons[20] = 1
+        struct.pack_into("<Q", cons, 64 + 8 * 4, 2)
+        self.assertEqual(sqbf.build_sketch(0.9, 0.2, 1, stream), bytes(cons))
+        p, c = sqbf.parse(blob), sqbf.parse(bytes(cons))
+        self.assertEqual(len(rows), 7)
+        for key, cols, plain, conservative, est in rows:
+            value = sql_literal(key)
+            hh = sqbf.key_hash(value)
+            col = sqbf.columns(p, *hh)
+            self.assertEqual(col, [int(x) for x in cols.split()])
+            for f, text in ((p, plain), (c, conservative)):
+                self.assertEqual([f.counters()[i * 4 + j] for i, j in enumerate(col)],
+                                 [int(x) for x in text.split()])
+                self.assertEqual(sqbf.estimate(f, value), int(est))
+            STATS["vectors"] += 1
+        conn = connect()
+        for update, want in (("plain", blob), ("conservative", bytes(cons))):
+            sql = ("SELECT cms_build(k, c, 0.9, 0.2, ?) FROM (SELECT 1 AS o, 1 AS k, 3 AS c "
+                   "UNION ALL SELECT 2, 'hello', 2 UNION ALL SELECT 3, 1.5, 1 "
+                   "UNION ALL SELECT 4, 1, 1 ORDER BY o)")
+            self.assertEqual(conn.execute(sql, (update,)).fetchone()[0], want)
+        conn.close()
+
+
+class GoldenScalableCountMin(TestCase):
+    """tests/golden: the scalable filter and the two count-min sketches, from the README's
+    words: written by the reader and by the extension, and their answers."""
+
+    load, readme = Golden.load, Golden.readme
+
+    def test_scalable_countmin(self):
+        text, keys = self.readme()
+        conn = connect()
+        sc = re.search(r"`scalable_v2.hex` is `bloom_build\(k, (\d+), ([\d.]+), 'scalable'\)`.*?"
+                       r"(\d+) stages, growth (\d+), r = ([\d.]+), n = \d+, p = [\d.]+, (\d+) "
+                       r"keys,\s+(\d+) bytes", text, re.S)
+        n, p, stages, g, r, held, size = sc.groups()
+        blob = self.load("scalable_v2.hex")
+        f = sqbf.parse(blob)
+        self.assertEqual((len(f.stages), f.growth, f.r, f.n, f.p, f.keys_added, len(blob)),
+                         (int(stages), int(g), float(r), int(n), float(p), int(held), int(size)))
+        self.assertEqual(sqbf.build_scalable(int(n), float(p), keys + [None]), blob)
+        sql = ("SELECT bloom_build(column1, %s, %s, 'scalable') FROM (VALUES %s)"
+               % (n, p, ", ".join("(?)" for _ in keys + [0])))
+        self.assertEqual(conn.execute(sql, keys + [None]).fetchone()[0], blob)
+        for key in keys:
+            self.assertEqual(sqbf.might_contain(f, key), 1)
+        self.assertEqual([st.keys_added for st in f.stages], [3, 6, 9])
+        self.assertEqual(compare_info(conn.execute("SELECT bloom_info(?)", (blob,)).fetchone()[0],
+                                      sqbf.info(f)), [])
+        self.assertEqual(sqbf.add(f, 42), blob)       # held: nothing changes
+        # The sketches: each key counted its row number, the NULL row (20) skipped.
+        table = dict(re.findall(r"^\| (plain|conservative|true counts) \| ([\d ]+) \|$", text,
+                                re.M))
+        truth = [sum(j + 1 for j, other in enumerate(keys)
+                     if sqbf.canonical(other) == sqbf.canonical(key)) for key in keys]
+        self.assertEqual(" ".join(map(str, truth)), table["true counts"].strip())
+        rows = [(key, i + 1) for i, key in enumerate(keys)] + [(None, 20)]
+        plain_est = None
+        for update, name, form in ((0, "countmin_v2.hex", ""),
+                                   (1, "countmin_conservative_v2.hex", ", 'conservative'")):
+            blob = self.load(name)
+            self.assertIn("`%s` is `cms_build(k, rowid, 0.5, 0.1%s)`" % (name, form),
+                          text.replace("\n", " "))
+            f = sqbf.parse(blob)
+            self.assertEqual((f.width, f.depth, f.update, f.epsilon, f.delta, f.total),
+                             (6, 3, update, 0.5, 0.1, 190))
+            self.assertEqual(sqbf.build_sketch(0.5, 0.1, update, rows), blob)
+            sql = ("SELECT cms_build(column1, column2, 0.5, 0.1%s) FROM (VALUES %s)"
+                   % (form, ", ".join("(?, ?)" for _ in rows)))
+            self.assertEqual(conn.execute(sql, [v for row in rows for v in row]).fetchone()[0],
+                             blob)
+            est = [sqbf.estimate(f, key) for key in keys]
+            self.assertEqual(" ".join(map(str, est)),
+                             table["conservative" if update else "plain"].strip())
+            self.assertTrue(all(e >= t for e, t in zip(est, truth)))
+            if plain_est is not None:
+                self.assertTrue(all(c <= q for c, q in zip(est, plain_est)))
+            plain_est = est
+            for fn in ("cms_info", "bloom_info"):
+                self.assertEqual(compare_info(conn.execute("SELECT %s(?)" % fn, (blob,))
+                                              .fetchone()[0], sqbf.info(f)), [])
+        conn.close()
+
+
+class Scalable(TestCase):
+    """Section 4.5: scalable filters built, grown, merged and written, the extension against
+    the reader."""
+
+    def test_build_add_union(self):
+        """bloom_build in row order, then bloom_add key after key (growing), bloom_union of two,
+        against sqbf; probes and bloom_info of each."""
+        fx, rng, problems = fixture(), random.Random(SEED + 37), []
+        tally = {"stages": 0, "union": 0, "refused": 0}
+        build = ("SELECT bloom_build(k, ?, ?, 'scalable') FROM (SELECT k FROM pool "
+                 "WHERE id BETWEEN ? AND ? ORDER BY id)")
+        for i in range(40):
+            n = rng.choice((1, 2, 3, 5, rng.randrange(1, 40)))
+            p = rng.choice((0.5, 0.01, 0.9, 10 ** -rng.uniform(0.3, 10)))
+            count = rng.randrange(1, 150)
+            a = rng.randrange(1, len(fx.pool) - count - 80)
+            blob, error = ext_value(fx.conn, build, (n, p, a, a + count - 1))
+            rows = fx.pool[a - 1:a - 1 + count]
+            if all(v is None for v in rows):
+                continue
+            if blob is None:
+                problems.append(("build failed", n, p, a, count, error))
+                continue
+            if sqbf.build_scalable(n, p, rows) != blob:
+                problems.append(("build differs", n, p, a, count))
+            f = check_filter(self, blob, a, a + count - 1, 40, problems)
+            tally["stages"] = max(tally["stages"], len(f.stages))
+            for rid in range(a + count, a + count + rng.randrange(1, 30)):
+                key = fx.pool[rid - 1]
+                ext, error = ext_value(fx.conn, "SELECT bloom_add(?, ?)", (blob, key))
+                mine = blob if key is None else sqbf.add(blob, key)
+                if ext != mine:
+                    problems.append(("bloom_add", n, p, key, error))
+                blob = mine
+            # A union: of a filter and an empty one (always), and of two that may not fit.
+            empty = fx.conn.execute("SELECT bloom_empty(?, ?, 'scalable')", (n, p)).fetchone()[0]
+            other, _ = ext_value(fx.conn, build, (n, p, a + 200, a + 200 + rng.randrange(0, 8)))
+            for x, y in ((blob, empty), (empty, blob), (other, blob)):
+                if x is None:
+                    continue
+                try:
+                    mine = sqbf.union(x, y)
+                except ValueError:
+                    mine = None
+                    tally["refused"] += 1
+                ext, error = ext_value(fx.conn, "SELECT bloom_union(?, ?)", (x, y))
+                tally["union"] += 1
+                if (mine is None) != (error is not None) or (mine is not None and ext != mine):
+                    problems.append(("bloom_union", n, p, mine is None, error))
+        self.assertGreaterEqual(tally["stages"], 5)
+        self.assertGreater(tally["refused"], 5)
+        self.assertGreater(tally["union"] - tally["refused"], 40)
+        self.no_problems(problems)
+
+    def test_sized_at_the_end_and_in_place(self):
+        """bloom_build with n NULL (one stage, probes and info compared), and bloom_add_in_place
+        key after key, growing the cell, as sqbf.add does."""
+        fx, problems = fixture(), []
+        for first, count in ((1, 40), (500, 300), (9000, 1)):
+            blob = fx.conn.execute("SELECT bloom_build(k, NULL, 0.01, 'scalable') FROM pool "
+                                   "WHERE id BETWEEN ? AND ?",
+                                   (first, first + count - 1)).fetchone()[0]
+            f = check_filter(self, blob, first, first + count - 1, 40, problems)
+            self.assertEqual(len(f.stages), 1)
+        conn = connect()
+        conn.execute("CREATE TABLE f(id INTEGER PRIMARY KEY, b BLOB)")
+        conn.execute("INSERT INTO f VALUES (1, bloom_empty(3, 0.05, 'scalable'))")
+        want = conn.execute("SELECT b FROM f").fetchone()[0]
+        for key in fx.pool[20000:20150]:
+            if key is None:
+                continue
+            answer = conn.execute("SELECT bloom_add_in_place('f', 'b', 1, ?)", (key,)).fetchone()[0]
+            held = sqbf.might_contain(want, key)
+            want = sqbf.add(want, key)
+            if conn.execute("SELECT b FROM f").fetchone()[0] != want or answer != 1 - held:
+                problems.append(("bloom_add_in_place", key, answer, held))
+                want = conn.execute("SELECT b FROM f").fetchone()[0]
+        self.assertGreaterEqual(len(sqbf.parse(want).stages), 5)
+        conn.close()
+        self.no_problems(problems)
+
+    def test_written(self):
+        """Filters written by the reader, stages of any m and k (section 4.5: a stage's own),
+        standard or blocked, full or not, g and r anywhere: probes and bloom_info, and
+        bloom_add where it needs no blocked stage sized."""
+        fx, rng, problems = fixture(), random.Random(SEED + 41), []
+        tally = {"added": 0, "grown": 0}
+        for i in range(150):
+            layout = rng.choice((1, 1, 2))
+            g, r = rng.choice((2, 3, 255, rng.randrange(2, 256))), rng.choice((0.8, 0.5, 0.01,
+                                                                               rng.random() or 0.5))
+            n, p = rng.choice((1, 3, rng.randrange(1, 10**6))), rng.random() or 0.5
+            s = rng.choice((1, 2, 3, rng.randrange(1, 9)))
+            stages, held = [], 0
+            for j in range(s):
+                nj, pj = sqbf.stage_target(n, p, g, r, j)
+                if nj is None:
+                    break
+                seg = 512 if layout == 2 else 64
+                m = seg * rng.choice((1, 2, rng.randrange(1, 9)))
+                bits = [int(rng.random() < rng.random()) for _ in range(m)]
+                keys = rng.choice((0, nj, rng.randrange(0, min(nj, 10**6) + 1)))
+                keys = keys if held + keys <= 2**64 - 1 else 0     # the header's sum fits
+                held += keys
+                stages.append(sqbf.write(layout, m, rng.randrange(1, 65), nj, pj, keys, bits))
+            blob = sqbf.write_scalable(layout, g, n, p, r, stages)
+            STATS["written"] += 1
+            first = rng.randrange(1, len(fx.pool) - 60)
+            f = check_filter(self, blob, first, first - 1, 50, problems)
+            last, s = f.stages[-1], len(f.stages)
+            if last.keys_added >= last.n:     # an add of an absent key grows the filter
+                ns, ps = sqbf.stage_target(n, p, g, r, s)
+                if (ns is not None and s < sqbf.STAGES_MAX
+                        and (layout == 2 or sqbf.standard_size(ns, ps)[0] > 2**20)):
+                    continue                  # a blocked stage to size, or a large one
+            for key in fx.pool[first - 1:first + 4]:
+                if key is None:
+                    continue
+                try:
+                    mine = sqbf.add(f, key)
+                except sqbf.FilterFull:
+                    mine = None               # k > 64 or n_s past 2^64 - 1: as the extension
+                ext, error = ext_value(fx.conn, "SELECT bloom_add(?, ?)", (blob, key))
+                if (mine is None) != (error is not None) or (mine is not None and ext != mine):
+                    problems.append(("bloom_add", layout, g, r, n, p, key, error))
+                tally["added"] += mine is not None
+                tally["grown"] += mine is not None and len(sqbf.parse(mine).stages) > s
+        self.assertGreater(tally["added"], 300)
+        self.assertGreater(tally["grown"], 40)     # the cases that cannot grow: test_cannot_grow
+        self.no_problems(problems)
+
+    def test_cannot_grow(self):
+        """Section 4.5: no 65th stage, no n_s past 2^64 - 1: the add fails, nothing changes.
+        Stages written full, one bit of each clear, so that some key is in none."""
+        conn = connect()
+        for n, g, s in ((1, 2, 64), (2**62, 2, 2), (2**63, 255, 1)):
+            stages = []
+            for j in range(s):
+                nj, pj = sqbf.stage_target(n, 0.5, g, 0.5, j)
+                stages.append(sqbf.write(1, 64, 3, nj, pj, nj, [1] * 63 + [0]))
+            blob = sqbf.write_scalable(1, g, n, 0.5, 0.5, stages)
+            f = sqbf.parse(blob)
+            key = next(k for k in range(10**6) if not sqbf.might_contain(f, k))
+            self.assertRaises(sqbf.FilterFull, sqbf.add, f, key)
+            self.assertIsNotNone(ext_value(conn, "SELECT bloom_add(?, ?)", (blob, key))[1])
+            held = next(k for k in range(10**6) if sqbf.might_contain(f, k))
+            self.assertEqual(conn.execute("SELECT bloom_add(?, ?)", (blob, held)).fetchone()[0],
+                             sqbf.add(f, held))
+        conn.close()
+
+
+class CountMin(TestCase):
+    """Section 4.6: sketches built, added to, merged and written, the extension against the
+    reader."""
+
+    def test_build_add_union(self):
+        """cms_build over pool rows with random counts (NULL ones skipped), plain or
+        conservative, then cms_add and bloom_add, cms_union, against sqbf; estimates and info."""
+        fx, rng, problems = fixture(), random.Random(SEED + 43), []
+        tally = {"full": 0, "union": 0}
+        for i in range(60):
+            epsilon = rng.choice((0.5, 0.1, 0.9, 10 ** -rng.uniform(0.05, 2.5)))
+            delta = rng.choice((0.1, 0.5, 10 ** -rng.uniform(0.05, 8)))
+            update = rng.choice(("plain", "conservative"))
+            count = rng.randrange(1, 200)
+            a = rng.randrange(1, len(fx.pool) - count - 50)
+            counts = [rng.choice((1, 0, None, rng.randrange(1000), rng.randrange(2**40)))
+                      for _ in range(count)]
+            fx.conn.execute("DROP TABLE IF EXISTS stream")
+            fx.conn.execute("CREATE TEMP TABLE stream(o INTEGER PRIMARY KEY, k, c)")
+            fx.conn.executemany("INSERT INTO stream VALUES (?, ?, ?)",
+                                [(j, fx.pool[a - 1 + j], counts[j]) for j in range(count)])
+            blob = fx.conn.execute("SELECT cms_build(k, c, ?, ?, ?) FROM (SELECT k, c FROM stream "
+                                   "ORDER BY o)", (epsilon, delta, update)).fetchone()[0]
+            rows = list(zip(fx.pool[a - 1:a - 1 + count], counts))
+            if all(k is None or c is None for k, c in rows) and blob is None:
+                continue
+            mine = sqbf.build_sketch(epsilon, delta, update == "conservative", rows)
+            if blob != mine:
+                problems.append(("cms_build", epsilon, delta, update, a, count))
+                continue
+            check_sketch(blob, a, a + count + 30, problems)
+            for _ in range(10):
+                key = fx.pool[rng.randrange(a - 1, a + count + 30)]
+                c = rng.choice((1, 0, 5, rng.randrange(10**6)))
+                fn, args = (("cms_add(?, ?, ?)", (blob, key, c)) if rng.random() < 0.7 else
+                            ("bloom_add(?, ?)", (blob, key)))
+                ext, error = ext_value(fx.conn, "SELECT " + fn, args)
+                want = blob if key is None else sqbf.sketch_add(blob, key, c if fn[0] == "c" else 1)
+                if ext != want:
+                    problems.append((fn, key, c, error))
+                blob = want
+            # Totals past 2^63 - 1: the add fails; a union of two sketches too.
+            f = sqbf.parse(blob)
+            top = sqbf.write_sketch(f.width, f.depth, f.update, f.epsilon, f.delta,
+                                    sqbf.TOTAL_MAX - 3, f.counters())
+            self.assertRaises(sqbf.FilterFull, sqbf.sketch_add, top, 1, 4)
+            self.assertIsNotNone(ext_value(fx.conn, "SELECT cms_add(?, 1, 4)", (top,))[1])
+            for x, y in ((blob, blob), (top, blob), (blob, top)):
+                try:
+                    want = sqbf.union(x, y)
+                except sqbf.FilterFull:
+                    want = None
+                    tally["full"] += 1
+                tally["union"] += 1
+                ext, error = ext_value(fx.conn, "SELECT cms_union(?, ?)", (x, y))
+                if (want is None) != (error is not None) or (want is not None and ext != want):
+                    problems.append(("cms_union", f.total, error))
+            STATS["filters"] += 1
+        self.assertGreater(tally["full"], 40)
+        self.no_problems(problems)
+
+    def test_in_place_and_written(self):
+        """cms_add_in_place on a sketch in a table's cell as sqbf.sketch_add; and sketches
+        written by the reader, counters anywhere up to the total, read by the extension."""
+        fx, rng, problems = fixture(), random.Random(SEED + 47), []
+        conn = connect()
+        conn.execute("CREATE TABLE s(id INTEGER PRIMARY KEY, b BLOB)")
+        conn.execute("INSERT INTO s VALUES (1, cms_empty(0.2, 0.05, 'conservative'))")
+        want = conn.execute("SELECT b FROM s").fetchone()[0]
+        for key in fx.pool[30000:30100]:
+            if key is None:
+                continue
+            c = rng.randrange(50)
+            est = conn.execute("SELECT cms_add_in_place('s', 'b', 1, ?, ?)", (key, c)).fetchone()[0]
+            want = sqbf.sketch_add(want, key, c)
+            if conn.execute("SELECT b FROM s").fetchone()[0] != want or est != sqbf.estimate(
+                    want, key):
+                problems.append(("cms_add_in_place", key, c, est))
+                want = conn.execute("SELECT b FROM s").fetchone()[0]
+        conn.close()
+        for i in range(80):
+            width, depth = rng.choice((1, 2, 7, rng.randrange(1, 300))), rng.randrange(1, 65)
+            total = rng.choice((0, 10, sqbf.TOTAL_MAX, rng.randrange(sqbf.TOTAL_MAX)))
+            # Counters up to the total; in one sketch in four, some above it (section 5: not
+            # checked; section 4.6: estimates at most the total, sums kept at 2^63 - 1).
+            above = i % 4 == 0
+            counters = [rng.choice((0, total, rng.randrange(total + 1)) +
+                                   ((2**64 - 1, rng.randrange(2**64), total + 1) if above else ()))
+                        for _ in range(width * depth)]
+            blob = sqbf.write_sketch(width, depth, rng.randrange(2), rng.random() or 0.5,
+                                     rng.random() or 0.5, total, counters)
+            STATS["written"] += 1
+            first = rng.randrange(1, len(fx.pool) - 40)
+            check_sketch(blob, first, first + 40, problems)
+            key, c = fx.pool[first], rng.choice((1, 7, 2**40))
+            if key is not None:
+                try:
+                    want = sqbf.sketch_add(blob, key, c)
+                except sqbf.FilterFull:
+                    want = None
+                ext, error = ext_value(fx.conn, "SELECT cms_add(?, ?, ?)", (blob, key, c))
+                if (want is None) != (error is not None) or (want is not None and ext != want):
+                    problems.append(("cms_add", above, total, c, error))
+            half = sqbf.write_sketch(width, depth, sqbf.parse(blob).update, 0.5, 0.5, total // 2,
+                                     [v // 2 for v in counters])
+            try:
+                want = sqbf.union(blob, half)
+            except sqbf.FilterFull:
+                want = None
+            ext, error = ext_value(fx.conn, "SELECT cms_union(?, ?)", (blob, half))
+            if (want is None) != (error is not None) or (want is not None and ext != want):
+                problems.append(("cms_union", above, total, error))
+        self.no_problems(problems)
+
+    def test_kinds_do_not_mix(self):
+        """Section 4.6: a union only of sketches of the same w, d and update; cms_ functions
+        refuse other kinds, bloom_remove refuses a sketch."""
+        conn = connect()
+        base = sqbf.empty_sketch(0.5, 0.1, 0)
+        others = [sqbf.empty_sketch(0.25, 0.1, 0), sqbf.empty_sketch(0.5, 0.01, 0),
+                  sqbf.empty_sketch(0.5, 0.1, 1), sqbf.build(1, 192, 7, 20, 0.01, [1]),
+                  sqbf.build_scalable(3, 0.01, [1])]
+        for other in others:
+            for a, b in ((base, other), (other, base)):
+                self.assertIsNotNone(ext_error(lambda: conn.execute(
+                    "SELECT bloom_union(?, ?)", (a, b)).fetchone()))
+                self.assertRaises(ValueError, sqbf.union, a, b)
+        # epsilon 0.49 also gives 6 counters a row: they merge, the first's epsilon kept.
+        near = sqbf.sketch_add(sqbf.empty_sketch(0.49, 0.1, 0), "x", 3)
+        self.assertEqual(conn.execute("SELECT cms_union(?, ?)", (base, near)).fetchone()[0],
+                         sqbf.union(base, near))
+        self.assertEqual(sqbf.parse(sqbf.union(base, near)).epsilon, 0.5)
+        self.assertIsNotNone(ext_error(lambda: conn.execute("SELECT bloom_remove(?, 1)",
+                                                            (base,)).fetchone()))
+        conn.close()
+
+
+def kind56_corruptions(rng):
+    """BLOBs that hit every check of section 5 for kinds 5 and 6, then random damage to the
+    header of the filter and of its stages."""
+    sc = sqbf.build_scalable(3, 0.01, list(range(18)))           # 3 stages
+    cm = sqbf.build_sketch(0.5, 0.1, 1, [(1, 3), (2, 4)])
+
+    def at(blob, off, fmt, value):
+        b = bytearray(blob)
+        struct.pack_into(fmt, b, off, value)
+        return bytes(b)
+
+    f = sqbf.parse(sc)
+    offsets = [64]
+    for st in f.stages:
+        offsets.append(offsets[-1] + len(st.blob))
+    out = []
+    for base in (sc, cm):
+        for fv, mrv in ((1, 1), (2, 1), (3, 2), (3, 3), (2, 3)):
+            out.append(base[:4] + bytes([fv, mrv]) + base[6:])
+        for i in sqbf.RESERVED[base[6]]:
+            out.append(base[:i] + b"\x01" + base[i + 1:])
+        out += [base + b"\x00", base[:-1], base[:64], base + bytes(72)]
+    for layout in (0, 1, 2, 3, 255):
+        out.append(at(sc, 8, "<B", layout))
+    for g in (0, 1, 2, 3, 255):
+        out.append(at(sc, 9, "<B", g))
+    for s in (0, 1, 2, 3, 4, 64, 65, 255):
+        out.append(at(sc, 10, "<B", s))
+        out.append(at(sc, 10, "<B", s) + bytes(60))
+    for n in (0, 1, 2, 3, 4, 2**63, 2**64 - 1):
+        out.append(at(sc, 16, "<Q", n))
+    for x in (0.0, 1.0, -0.5, 2.0, 0.8000000000000002, math.inf, NAN, 0.01, 0.5):
+        out.append(at(sc, 24, "<d", x))
+        out.append(at(sc, 32, "<d", x))
+    for keys in (0, 17, 18, 19, 2**64 - 1):
+        out.append(at(sc, 40, "<Q", keys))
+    for o in offsets[:-1]:
+        for off, fmt, values in ((4, "<B", (0, 1, 2, 3)), (5, "<B", (0, 2, 3)),
+                                 (6, "<B", (0, 2, 3, 4, 5, 6, 9)), (7, "<B", (0, 2)),
+                                 (8, "<I", (0, 65, 9)), (16, "<Q", (0, 63, 64, 512, 1024, 2**64 - 1)),
+                                 (24, "<Q", (0, 3, 6, 12, 2**63)), (32, "<d", (0.0, 0.002, 2.0)),
+                                 (40, "<Q", (0, 3, 13, 2**64 - 1)), (12, "<B", (1, 4)),
+                                 (50, "<B", (1,))):
+            for v in values:
+                out.append(at(sc, o + off, fmt, v))
+        out.append(sc[:o] + b"s" + sc[o + 1:])
+        out.append(at(at(at(at(sc, o + 6, "<B", 3), o + 4, "<B", 2), o + 5, "<B", 2),
+                      o + 12, "<B", 4))                           # a counting stage
+        out.append(at(at(sc, o + 6, "<B", 2), o + 16, "<Q", 512))   # a blocked one
+    # Stage keys that fit in their stages but whose sum does not fit in 64 bits (section 5's
+    # row for it), and one whose sum just fits: the header written by hand.
+    n0 = 3 * 2**61
+    for keys1, header_keys in ((3 * 2**62, 18), (2**63 + 1, 2**64 - 2**61 + 1)):
+        st = [sqbf.write(1, 64, 3, *sqbf.stage_target(n0, 0.5, 2, 0.5, j), keys, [0] * 64)
+              for j, keys in ((0, n0), (1, keys1))]
+        out.append(sqbf.MAGIC + bytes([2, 2, 5, 1, 1, 2, 2]) + bytes(5)
+                   + struct.pack("<QddQ", n0, 0.5, 0.5, header_keys) + bytes(16) + b"".join(st))
+    for d in (0, 1, 2, 3, 4, 64, 65, 2**32 - 1):
+        out.append(at(cm, 16, "<I", d))
+    for w in (0, 1, 5, 6, 7, 6 + 2**61, 2**64 - 1):
+        out.append(at(cm, 8, "<Q", w))
+    for u in (0, 1, 2, 255):
+        out.append(at(cm, 20, "<B", u))
+    for x in (0.0, 1.0, -0.1, NAN, -math.inf, 0.3):
+        out.append(at(cm, 24, "<d", x))
+        out.append(at(cm, 32, "<d", x))
+    for total in (0, 2**63 - 1, 2**63, 2**64 - 1):
+        out.append(at(cm, 40, "<Q", total))
+    out.append(at(at(cm, 16, "<I", 0), 20, "<B", 7))                 # first check wins
+    out.append(at(at(cm, 20, "<B", 7), 40, "<Q", 2**63))
+    out.append(at(at(cm, 21, "<B", 1), 40, "<Q", 2**63))
+    for _ in range(1500):                                            # random damage
+        base = rng.choice((sc, cm))
+        b = bytearray(base)
+        for _ in range(rng.randrange(1, 4)):
+            o = rng.choice(offsets[:-1]) if base is sc and rng.random() < 0.5 else 0
+            i = o + rng.choice((4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 20, 21, 23, 24, 31, 32, 39,
+                                40, 47, 48, 63))
+            b[i] = rng.choice((0, 1, 2, 3, 0x40, 0xFF, rng.randrange(256)))
+        for off in (24, 32):
+            if not math.isfinite(struct.unpack_from("<d", b, off)[0]):
+                b[off + 6] = 0
+        if rng.random() < 0.1:
+            b = b[:rng.randrange(len(b) + 1)] if rng.random() < 0.5 else b + b"\x00"
+        out.append(bytes(b))
+    return out
+
+
 def cuckoo_largest_buckets(f):
     """Section 5, kind 4: the largest B whose length, 64 + ceil(4 B f / 8), fits in 64 bits."""
     return (2**64 - 1 - 64) * 8 // (4 * f)
@@ -1076,6 +1623,19 @@ class Validation(TestCase):
                             ext)
         conn.close()
 
+    def test_messages_scalable_countmin(self):
+        """Section 5's tables for kinds 5 and 6, and damage to a scalable filter's stages."""
+        conn, problems = connect(), []
+        for blob in kind56_corruptions(random.Random(SEED + 53)):
+            mine = reader_error(blob)
+            for fn in ("bloom_might_contain(?, 1)", "bloom_info(?)"):
+                ext = ext_error(lambda: conn.execute("SELECT " + fn, (blob,)).fetchone())
+                if mine != ext:
+                    problems.append((fn, blob[:80].hex(), mine, ext))
+            STATS["corruptions"] += 1
+        conn.close()
+        self.no_problems(problems)
+
     def test_nonfinite_p(self):
         """Section 5, `p = -0.01 is not between 0 and 1`, for a NaN or infinite p: spelled
         NaN, Inf and -Inf."""
@@ -1101,7 +1661,8 @@ def main():
     EXT, GOLDEN, FORMAT_MD = sys.argv[1:]
     start = time.time()
     result = unittest.main(argv=sys.argv[:1], exit=False, verbosity=2).result
-    print("reader: %(filters)d filters, %(probes)d probes compared, %(false_positives)d false "
+    print("reader: %(filters)d filters, %(sketches)d count-min sketches, %(probes)d probes "
+          "compared, %(false_positives)d false "
           "positives agreed, %(infos)d bloom_info compared, %(corruptions)d corrupt BLOBs, "
           "%(written)d filters written by the reader, %(vectors)d test vectors, "
           "%(ties)d printed ties, %(cuckoo_fp_log)d cuckoo rates as the extension's log(1 - q)"

@@ -9,6 +9,9 @@
 ** (second pass), until a run makes fewer than N allocations. Every run must
 **  - end in SQLITE_NOMEM, having returned only rows of the correct result
 **    before it, or give exactly the result (or error) of an unfailed run;
+**  - for an operation that writes in place (to a table of an attached file,
+**    restored before each run), leave the cells it may write byte for byte as
+**    they were after SQLITE_NOMEM, and as an unfailed run leaves them otherwise;
 **  - leave sqlite3_memory_used() where it was before the statement was prepared;
 **  - leave the connection usable: a health query gives its usual answer.
 ** Failures inside SQLite (prepare, sorting, text conversion) count as well as
@@ -205,94 +208,195 @@ typedef struct operation {
     int utf16;          /* run on the UTF-16 database instead of the UTF-8 one */
     const char *sql;    /* may use ?1 (the standard filter 'a') and ?2 (the blocked one) */
     const char *starts; /* how the result of an unfailed run starts */
+    const char *cells;  /* for a function in place, NULL for the others: the cells it may change,
+                        ** a query of disk.cells; they are restored before each run */
+    int changes;        /* whether an unfailed run changes those cells */
 } operation;
 
+/* Restores every cell of disk.cells, which the writers in place change, from disk.originals. */
+static const char restore_sql[] =
+    "UPDATE disk.cells SET f = (SELECT f FROM disk.originals AS o WHERE o.id = cells.id)";
+
+/* Restores the cells of the writers in place (restore_sql), then reads those of op into cells. */
+static void restore_cells(sqlite3 *db, const operation *op, text *cells) {
+    text_clear(cells);
+    CHECK(sqlite3_exec(db, restore_sql, NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(run_statement(db, op->cells, NULL, cells) == SQLITE_DONE);
+}
+
 static const operation operations[] = {
-    {"build, n fixed, standard", 0, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601"},
+    {"build, n fixed, standard", 0, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601",
+     NULL, 0},
     {"build, n fixed, blocked", 0, "SELECT bloom_build(k, 1000, 0.01, 'blocked') FROM keys",
-     "x'5351424601"},
-    {"build, n NULL, standard, set grows", 0, "SELECT bloom_build(k) FROM dups", "x'5351424601"},
+     "x'5351424601", NULL, 0},
+    {"build, n NULL, standard, set grows", 0, "SELECT bloom_build(k) FROM dups", "x'5351424601",
+     NULL, 0},
     {"build, n NULL, blocked, set grows", 0,
-     "SELECT bloom_build(k, NULL, 0.001, 'blocked') FROM dups", "x'5351424601"},
+     "SELECT bloom_build(k, NULL, 0.001, 'blocked') FROM dups", "x'5351424601", NULL, 0},
     {"build, GROUP BY, both sizings", 0,
      "SELECT g, bloom_build(k, 100, 0.01), bloom_build(k, NULL, 0.01, 'blocked') FROM keys "
      "GROUP BY g ORDER BY g",
-     "1:0|x'5351424601"},
+     "1:0|x'5351424601", NULL, 0},
     {"build, computed keys", 0,
      "SELECT bloom_build(substr(k, 2), 1000, 0.01), bloom_build(zeroblob(rowid % 13), 20, 0.01) "
      "FROM keys",
-     "x'5351424601"},
+     "x'5351424601", NULL, 0},
     {"build, counting", 0, "SELECT bloom_build(k, 1000, 0.01, 'counting') FROM keys",
-     "x'5351424602"},
+     "x'5351424602", NULL, 0},
     {"build, cuckoo", 0, "SELECT bloom_build(k, 1000, 0.01, 'cuckoo') FROM keys",
-     "x'5351424602020401"},
+     "x'5351424602020401", NULL, 0},
     {"bloom_remove and bloom_add, cuckoo", 0,
      "SELECT bloom_remove(f, 'key 1'), bloom_add(f, 'new') FROM filters WHERE name = 'cuckoo'",
-     "x'5351424602020401"},
+     "x'5351424602020401", NULL, 0},
     {"in place: cuckoo, remove a key that is not there", 0,
      "SELECT bloom_remove_in_place('filters', 'f', 5, 'absent key')",
-     "error 1: bloom_remove_in_place: the key 'absent key' is not in the filter"},
+     "error 1: bloom_remove_in_place: the key 'absent key' is not in the filter", NULL, 0},
     {"bloom_remove, counting", 0,
      "SELECT bloom_remove(f, 'key 1') FROM filters WHERE name = "
      "'counting'",
-     "x'5351424602"},
+     "x'5351424602", NULL, 0},
     {"in place: probe", 0,
      "SELECT sum(bloom_might_contain_in_place('filters', 'f', 1, k)), "
      "sum(bloom_might_contain_in_place('main.filters', 'f', 4, k)), "
      "sum(bloom_might_contain_in_place('filters', 'f', 5, k)) FROM keys WHERE rowid <= 10",
-     "1:10|1:10|1:10\n"},
+     "1:10|1:10|1:10\n", NULL, 0},
     {"in place: add a key that is there", 0,
-     "SELECT bloom_add_in_place('filters', 'f', 1, 'key 1')", "1:0\n"},
+     "SELECT bloom_add_in_place('filters', 'f', 1, 'key 1')", "1:0\n", NULL, 0},
     {"in place: remove a key that is not there", 0,
      "SELECT bloom_remove_in_place('filters', 'f', 4, 'absent key')",
-     "error 1: bloom_remove_in_place: the key 'absent key' is not in the filter"},
-    {"build, UTF-16 database", 1, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601"},
+     "error 1: bloom_remove_in_place: the key 'absent key' is not in the filter", NULL, 0},
+    {"build, UTF-16 database", 1, "SELECT bloom_build(k, 1000, 0.01) FROM keys", "x'5351424601",
+     NULL, 0},
     {"probe, bound filters", 0,
      "SELECT sum(bloom_might_contain(?1, k)), sum(bloom_might_contain(?2, k)), "
      "sum(bloom_might_contain(?1, k || 'x')) FROM keys",
-     "1:400|1:400|"},
+     "1:400|1:400|", NULL, 0},
     {"probe, computed keys", 0,
      "SELECT sum(bloom_might_contain(?1, substr(k, 1))), "
      "sum(bloom_might_contain(?2, zeroblob(rowid % 5))) FROM keys",
-     "1:"},
+     "1:", NULL, 0},
     {"probe, filter from a subquery", 0,
      "SELECT count(*) FROM keys WHERE bloom_might_contain((SELECT f FROM filters WHERE name = "
      "'a'), k)",
-     "1:400\n"},
+     "1:400\n", NULL, 0},
     {"probe, UTF-16 database", 1,
      "SELECT sum(bloom_might_contain(?1, k)), sum(bloom_might_contain(?2, k)) FROM keys",
-     "1:400|1:400\n"},
+     "1:400|1:400\n", NULL, 0},
     {"probe, a handle in a scalar subquery", 0,
      "SELECT count(*) FROM keys WHERE bloom_might_contain((SELECT bloom_handle(f) FROM filters "
      "WHERE name = 'blocked'), k)",
-     "1:400\n"},
+     "1:400\n", NULL, 0},
     {"bloom_empty", 0, "SELECT bloom_empty(1000, 0.01), bloom_empty(500, 0.001, 'blocked')",
-     "x'5351424601"},
+     "x'5351424601", NULL, 0},
     {"error: wrong number of arguments", 0, "SELECT bloom_build(k, 0.01) FROM keys",
-     "error 1: bloom_build: wrong number of arguments (2); the forms are"},
+     "error 1: bloom_build: wrong number of arguments (2); the forms are", NULL, 0},
     {"error: the filter and the key swapped", 0,
      "SELECT bloom_might_contain('a key', f) FROM filters WHERE name = 'a'",
      "error 1: bloom_might_contain: the filter must be a BLOB, got 'a key'; the filter comes "
-     "first"},
+     "first",
+     NULL, 0},
     {"bloom_union, scalar", 0,
      "SELECT bloom_union(a.f, b.f), bloom_union(b.f, a.f) FROM parts a, parts b "
      "WHERE a.g = 0 AND b.g = 1",
-     "x'5351424601"},
-    {"bloom_union, aggregate", 0, "SELECT bloom_union(f) FROM parts", "x'5351424601"},
+     "x'5351424601", NULL, 0},
+    {"bloom_union, aggregate", 0, "SELECT bloom_union(f) FROM parts", "x'5351424601", NULL, 0},
     {"bloom_add", 0,
      "SELECT bloom_add(bloom_add(f, 'new'), 42), bloom_add(f, NULL) FROM filters WHERE name = 'a'",
-     "x'5351424601"},
+     "x'5351424601", NULL, 0},
     {"bloom_info", 0, "SELECT name, bloom_info(f) FROM filters ORDER BY name",
-     "3:a|3:{\"format_version\":1,"},
+     "3:a|3:{\"format_version\":1,", NULL, 0},
     {"error: not a filter", 0, "SELECT bloom_might_contain(CAST('SQBF, and then?' AS BLOB), 1)",
-     "error 1: bloom_might_contain: not a Bloom filter: length 15 is shorter"},
+     "error 1: bloom_might_contain: not a Bloom filter: length 15 is shorter", NULL, 0},
     {"error: bad n", 0,
      "SELECT bloom_build(k, 'a text long enough to be cut in the message', 0.01) FROM keys",
-     "error 1: bloom_build: n must be a whole number >= 1 or NULL, got 'a text long"},
+     "error 1: bloom_build: n must be a whole number >= 1 or NULL, got 'a text long", NULL, 0},
     {"error: incompatible filters", 0,
      "SELECT bloom_union(f) FROM filters WHERE name IN ('a', 'small')",
      "error 1: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 "
-     "bits, k = 7), the other for n = 10 at p = 0.01 (128 bits, k = 7)"},
+     "bits, k = 7), the other for n = 10 at p = 0.01 (128 bits, k = 7)",
+     NULL, 0},
+
+    /* The scalable kind: built and grown, sized at the end, added to with and without growing,
+    ** merged, probed, inspected; in place, growing (the cell replaced by an UPDATE) or not. */
+    {"build, scalable, grows to 3 stages", 0,
+     "SELECT bloom_build(k, 100, 0.01, 'scalable') FROM keys", "x'5351424602020501", NULL, 0},
+    {"build, scalable, n NULL, GROUP BY", 0,
+     "SELECT g, bloom_build(k, NULL, 0.01, 'scalable') FROM keys GROUP BY g ORDER BY g",
+     "1:0|x'5351424602020501", NULL, 0},
+    {"bloom_add, scalable, grows and not", 0,
+     "SELECT bloom_add(f, 'new key'), bloom_add(bloom_add(f, 'new key'), 'key 1') FROM grown "
+     "WHERE name = 'scalable full'",
+     "x'5351424602020501", NULL, 0},
+    {"bloom_empty, scalable", 0, "SELECT bloom_empty(500, 0.001, 'scalable')", "x'5351424602020501",
+     NULL, 0},
+    {"bloom_union, scalable, scalar", 0,
+     "SELECT bloom_union(f, bloom_empty(50, 0.01, 'scalable')), bloom_union(bloom_empty(50, "
+     "0.01, 'scalable'), f) FROM grown WHERE name = 'scalable 2 stages'",
+     "x'5351424602020501", NULL, 0},
+    {"bloom_union, scalable, aggregate", 0, "SELECT bloom_union(f) FROM scalable_parts",
+     "x'5351424602020501", NULL, 0},
+    {"probe and bloom_info, scalable", 0,
+     "SELECT sum(bloom_might_contain(f, k)), json_extract(bloom_info(f), '$.stage_count') FROM "
+     "grown, keys WHERE name = 'scalable 3 stages'",
+     "1:400|1:3\n", NULL, 0},
+    {"error: scalable union, a stage too full", 0,
+     "SELECT bloom_union(f, f) FROM grown WHERE name = 'scalable full'",
+     "error 1: bloom_union: incompatible filters: together their stage 0 would hold", NULL, 0},
+    {"in place: scalable grows", 0, "SELECT bloom_add_in_place('disk.cells', 'f', 1, 'new key')",
+     "1:1\n", "SELECT hex(f) FROM disk.cells WHERE id = 1", 1},
+    {"in place: scalable, room left", 0,
+     "SELECT bloom_add_in_place('disk.cells', 'f', 2, 'new key')", "1:1\n",
+     "SELECT hex(f) FROM disk.cells WHERE id = 2", 1},
+    {"in place: scalable probe", 0,
+     "SELECT sum(bloom_might_contain_in_place('disk.cells', 'f', 3, k)), "
+     "bloom_might_contain_in_place('disk.cells', 'f', 1, 'new key') FROM keys WHERE rowid <= 20",
+     "1:20|1:0\n", "SELECT hex(f) FROM disk.cells WHERE id IN (1, 3)", 0},
+
+    /* The count-min sketch: every cms_ function, and the functions every kind answers. */
+    {"cms_build, plain and conservative", 0,
+     "SELECT cms_build(k, 0.01, 0.01), cms_build(k, g + 1, 0.01, 0.001, 'conservative') FROM "
+     "keys",
+     "x'5351424602020601", NULL, 0},
+    {"cms_build, GROUP BY, UTF-16", 1,
+     "SELECT g, cms_build(k, rowid, 0.05, 0.1) FROM keys GROUP BY g ORDER BY g",
+     "1:0|x'5351424602020601", NULL, 0},
+    {"cms_empty", 0, "SELECT cms_empty(0.001, 0.001), cms_empty(0.1, 0.1, 'CONSERVATIVE')",
+     "x'5351424602020601", NULL, 0},
+    {"cms_count, bound and from a table", 0,
+     "SELECT sum(cms_count(s.f, k)), sum(cms_count(c.f, k)) FROM keys, sketches AS s, sketches "
+     "AS c WHERE s.name = 'plain' AND c.name = 'conservative'",
+     "1:", NULL, 0},
+    {"cms_add, bloom_add and bloom_might_contain on a sketch", 0,
+     "SELECT cms_add(f, 'key 1', 1000), cms_add(f, NULL), bloom_add(f, 'new'), "
+     "bloom_might_contain(f, 'key 1') FROM sketches WHERE name = 'plain'",
+     "x'5351424602020601", NULL, 0},
+    {"cms_union, scalar and aggregate", 0,
+     "SELECT cms_union(a.f, b.f), (SELECT cms_union(f) FROM sketch_parts) FROM sketches AS a, "
+     "sketches AS b WHERE a.name = 'plain' AND b.name = 'plain'",
+     "x'5351424602020601", NULL, 0},
+    {"cms_info and bloom_info", 0, "SELECT cms_info(f), bloom_info(f) FROM sketches ORDER BY name",
+     "3:{\"format_version\":2,", NULL, 0},
+    {"error: cms_add past the largest total", 0,
+     "SELECT cms_add(f, 'key 1', 9223372036854775807) FROM sketches WHERE name = 'plain'",
+     "error 1: cms_add: no room for the count in the 'countmin' filter", NULL, 0},
+    {"error: cms_count of a Bloom filter", 0,
+     "SELECT cms_count(f, 1) FROM filters WHERE name = 'a'",
+     "error 1: cms_count: the filter is a 'standard' filter, not a count-min sketch", NULL, 0},
+    {"error: cms_empty, delta needs 65 rows", 0, "SELECT cms_empty(0.1, 1e-29)",
+     "error 1: cms_empty: delta = 1.0e-29 needs a depth of more than 64 rows", NULL, 0},
+    {"in place: cms_add_in_place", 0, "SELECT cms_add_in_place('disk.cells', 'f', 4, 'key 1', 5)",
+     "1:6\n", "SELECT hex(f) FROM disk.cells WHERE id = 4", 1},
+    {"in place: cms_count_in_place", 0,
+     "SELECT cms_count_in_place('disk.cells', 'f', 4, 'key 1'), "
+     "bloom_might_contain_in_place('disk.cells', 'f', 4, 'key 5')",
+     "1:1|1:1\n", "SELECT hex(f) FROM disk.cells WHERE id = 4", 0},
+    {"in place: cms_add_in_place past the largest total", 0,
+     "SELECT cms_add_in_place('disk.cells', 'f', 4, 'key 1', 9223372036854775807)",
+     "error 1: cms_add_in_place: no room for the count",
+     "SELECT hex(f) FROM disk.cells WHERE id = 4", 0},
+    {"in place: bloom_add_in_place on a sketch", 0,
+     "SELECT bloom_add_in_place('disk.cells', 'f', 4, 'key 5')", "1:0\n",
+     "SELECT hex(f) FROM disk.cells WHERE id = 4", 1},
 };
 
 /* The fixtures: keys of every type, keys given twice, and filters built from them. */
@@ -313,7 +417,34 @@ static const char fixture_sql[] =
     "INSERT INTO filters SELECT 'cuckoo', bloom_build(k, 1000, 0.01, 'cuckoo') FROM keys;"
     "CREATE TABLE parts(g INTEGER, f BLOB);"
     "INSERT INTO parts SELECT g, bloom_build(k, 1000, 0.01) FROM keys GROUP BY g;"
-    "INSERT INTO parts VALUES (NULL, NULL);";
+    "INSERT INTO parts VALUES (NULL, NULL);"
+    "CREATE TABLE grown(name TEXT PRIMARY KEY, f BLOB);"
+    "INSERT INTO grown SELECT 'scalable full', bloom_build(k, 10, 0.01, 'scalable') FROM keys "
+    "  WHERE rowid <= 10;"
+    "INSERT INTO grown SELECT 'scalable 2 stages', bloom_build(k, 50, 0.01, 'scalable') FROM keys "
+    "  WHERE rowid <= 100;"
+    "INSERT INTO grown SELECT 'scalable 3 stages', bloom_build(k, 100, 0.01, 'scalable') FROM keys;"
+    "CREATE TABLE scalable_parts(f BLOB);"
+    "INSERT INTO scalable_parts SELECT bloom_build(k, 400, 0.01, 'scalable') FROM keys GROUP BY g;"
+    "INSERT INTO scalable_parts VALUES (NULL);"
+    "CREATE TABLE sketches(name TEXT PRIMARY KEY, f BLOB);"
+    "INSERT INTO sketches SELECT 'plain', cms_build(k, 0.01, 0.01) FROM keys;"
+    "INSERT INTO sketches SELECT 'conservative', cms_build(k, 2, 0.01, 0.01, 'conservative') "
+    "  FROM keys;"
+    "CREATE TABLE sketch_parts(f BLOB);"
+    "INSERT INTO sketch_parts SELECT cms_build(k, 0.02, 0.05) FROM keys GROUP BY g;"
+    "INSERT INTO sketch_parts VALUES (NULL);"
+    /* The cells of the writers in place, in a file: 1 a scalable filter that a new key grows, 2
+    ** one with room, 3 one of 3 stages, 4 a sketch. */
+    "ATTACH '' AS disk;"
+    "CREATE TABLE disk.originals(id INTEGER PRIMARY KEY, f BLOB);"
+    "INSERT INTO disk.originals SELECT 1, f FROM grown WHERE name = 'scalable full';"
+    "INSERT INTO disk.originals SELECT 2, bloom_build(k, 100, 0.01, 'scalable') FROM keys "
+    "  WHERE rowid <= 10;"
+    "INSERT INTO disk.originals SELECT 3, f FROM grown WHERE name = 'scalable 3 stages';"
+    "INSERT INTO disk.originals SELECT 4, f FROM sketches WHERE name = 'plain';"
+    "CREATE TABLE disk.cells(id INTEGER PRIMARY KEY, f BLOB);"
+    "INSERT INTO disk.cells SELECT * FROM disk.originals;";
 
 /* A connection to an in-memory database with the extension loaded and lookaside off;
 ** exits on failure. */
@@ -443,12 +574,18 @@ static void print_tallies(const char *name, tally once, tally persistent, const 
 ** reference, the result of an unfailed run.
 */
 static tally fail_each_allocation(sqlite3 *db, const operation *op, const blob *parameters,
-                                  const text *reference, int persistent) {
-    text rows = {NULL, 0, 0};
+                                  const text *reference, const text *reference_cells,
+                                  int persistent) {
+    text rows = {NULL, 0, 0}, cells_before = {NULL, 0, 0}, cells_after = {NULL, 0, 0};
     tally counts = {0, 0, 0};
     text_append(&rows, "", 0);
+    text_append(&cells_before, "", 0);
+    text_append(&cells_after, "", 0);
     for (long long fail_at = 1; fail_at <= MAX_FAILURE_POINTS; fail_at++) {
         text_clear(&rows);
+        if (op->cells != NULL) {
+            restore_cells(db, op, &cells_before);
+        }
         sqlite3_int64 memory_before = sqlite3_memory_used();
         arm(fail_at, persistent);
         int rc = run_statement(db, op->sql, parameters, &rows);
@@ -465,6 +602,16 @@ static tally fail_each_allocation(sqlite3 *db, const operation *op, const blob *
         int correct =
             nomem ? failures > 0 && strncmp(rows.data, reference->data, rows_before_error) == 0
                   : strcmp(rows.data, reference->data) == 0;
+        if (op->cells != NULL) {
+            /* After SQLITE_NOMEM the cells as they were; otherwise as an unfailed run left them. */
+            text_clear(&cells_after);
+            run_statement(db, op->cells, NULL, &cells_after);
+            if (strcmp(cells_after.data, nomem ? cells_before.data : reference_cells->data) != 0) {
+                fprintf(stderr, "    %s: the cells %s\n", op->name,
+                        nomem ? "changed after SQLITE_NOMEM" : "differ from an unfailed run's");
+                correct = 0;
+            }
+        }
         int healthy = connection_is_healthy(db);
         if (!check_record(correct && memory_after == memory_before && healthy, __FILE__, __LINE__,
                           "a failed allocation ended cleanly")) {
@@ -485,25 +632,39 @@ static tally fail_each_allocation(sqlite3 *db, const operation *op, const blob *
         counts.absorbed += !nomem;
     }
     free(rows.data);
+    free(cells_before.data);
+    free(cells_after.data);
     return counts;
 }
 
 /* Both passes over one operation; prints them and adds them to *total. */
 static void exercise_operation(sqlite3 *db, const operation *op, const blob *parameters,
                                tally *total) {
-    text reference = {NULL, 0, 0};
+    text reference = {NULL, 0, 0}, cells_before = {NULL, 0, 0}, reference_cells = {NULL, 0, 0};
     text_append(&reference, "", 0);
+    text_append(&cells_before, "", 0);
+    text_append(&reference_cells, "", 0);
+    if (op->cells != NULL) {
+        restore_cells(db, op, &cells_before);
+    }
     run_statement(db, op->sql, parameters, &reference);
     if (!CHECK(strncmp(reference.data, op->starts, strlen(op->starts)) == 0)) {
         fprintf(stderr, "    %s gives: %.200s\n", op->name, reference.data);
     }
+    if (op->cells != NULL) {
+        /* A writer's unfailed run changes a cell, a reader's none. */
+        run_statement(db, op->cells, NULL, &reference_cells);
+        CHECK((strcmp(reference_cells.data, cells_before.data) != 0) == op->changes);
+    }
     settle_connection(db);
-    tally once = fail_each_allocation(db, op, parameters, &reference, 0);
-    tally persistent = fail_each_allocation(db, op, parameters, &reference, 1);
+    tally once = fail_each_allocation(db, op, parameters, &reference, &reference_cells, 0);
+    tally persistent = fail_each_allocation(db, op, parameters, &reference, &reference_cells, 1);
     print_tallies(op->name, once, persistent, reference.data);
     tally_add(total, once);
     tally_add(total, persistent);
     free(reference.data);
+    free(cells_before.data);
+    free(reference_cells.data);
 }
 
 /* Every function of the extension, as a freshly loaded connection must answer it. */

@@ -5,10 +5,12 @@
 **
 ** Part 1: THREADS threads start together; each opens its own in-memory
 ** database, loads the extension, makes the same keys and, ROUNDS times,
-** builds filters of every kind (n given, and n NULL), probes every key
-** (each must answer 1), takes a union and bloom_info, and probes a filter
-** shared by all threads (one buffer, bound without a copy). The filters of
-** every thread must be byte for byte those the main thread builds alone.
+** builds filters of every kind (n given, and n NULL; a scalable filter grown to
+** 5 stages; count-min sketches of both updates), probes every key (each must
+** answer 1), takes a union with the empty filter of its parameters (from
+** bloom_info, or cms_info for a sketch), and probes a filter shared by all
+** threads (one buffer, bound without a copy). The filters of every thread must
+** be byte for byte those the main thread builds alone.
 **
 ** Part 2: one connection opened with SQLITE_OPEN_FULLMUTEX (serialized),
 ** shared by THREADS threads that build and probe on it at once, probing row
@@ -27,7 +29,7 @@ enum {
     THREADS = 4,     /* threads in each part */
     ROUNDS = 3,      /* builds and probes per thread */
     KEYS = 20000,    /* distinct keys, of every type */
-    FILTER_KINDS = 5 /* filters built per round: see build_sql */
+    FILTER_KINDS = 8 /* filters built per round: see build_sql */
 };
 
 /* The keys every database holds: KEYS distinct integers, reals, TEXT and BLOBs. */
@@ -45,6 +47,9 @@ static const char *const build_sql[FILTER_KINDS] = {
     "SELECT bloom_build(k) FROM keys",
     "SELECT bloom_build(k, 20000, 0.01, 'counting') FROM keys",
     "SELECT bloom_build(k, 20000, 0.01, 'cuckoo') FROM keys",
+    "SELECT bloom_build(k, 1000, 0.01, 'scalable') FROM keys",
+    "SELECT cms_build(k, 0.001, 0.01) FROM keys",
+    "SELECT cms_build(k, 1 + rowid % 3, 0.001, 0.01, 'conservative') FROM keys",
 };
 
 /* A BLOB in the C heap. */
@@ -154,16 +159,22 @@ static int same_blob(const blob *a, const blob *b) {
     return a->length == b->length && memcmp(a->bytes, b->bytes, (size_t)a->length) == 0;
 }
 
-/* The union of a filter (?1) with the empty filter of the parameters bloom_info reads from it:
-** the filter itself, byte for byte. */
+/* The union of a filter (?1) with the empty filter of the parameters bloom_info reads from it
+** (of a sketch, cms_info and cms_union): the filter itself, byte for byte. */
 static const char union_with_empty_sql[] =
     "SELECT bloom_union(?1, bloom_build(NULL, json_extract(i, '$.n'), json_extract(i, '$.p'), "
     "json_extract(i, '$.layout'))) FROM (SELECT bloom_info(?1) AS i)";
+static const char sketch_union_with_empty_sql[] =
+    "SELECT cms_union(?1, cms_empty(json_extract(i, '$.epsilon'), json_extract(i, '$.delta'), "
+    "json_extract(i, '$.update'))) FROM (SELECT cms_info(?1) AS i)";
 
-/* Checks filter through bloom_info and bloom_union. Returns 0 after fail(). */
+/* Checks filter through bloom_info (cms_info) and bloom_union (cms_union). Returns 0 after
+** fail(). */
 static int check_info_and_union(worker *w, sqlite3 *db, const blob *filter) {
     blob merged = {NULL, 0};
-    if (!query_blob(w, db, union_with_empty_sql, filter, &merged)) {
+    int sketch = filter->length > 6 && filter->bytes[6] == 6; /* the kind byte: count-min */
+    if (!query_blob(w, db, sketch ? sketch_union_with_empty_sql : union_with_empty_sql, filter,
+                    &merged)) {
         return 0;
     }
     w->wrong_filters += !same_blob(&merged, filter);

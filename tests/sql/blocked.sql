@@ -62,11 +62,11 @@ SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 1000, 0.01, 'block
 
 -- Errors.
 SELECT bloom_build(1, 100, 0.01, 'cache');
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting' or 'cuckoo', got 'cache'
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo' or 'scalable', got 'cache'
 SELECT bloom_build(1, 100, 0.01, NULL);
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting' or 'cuckoo', got NULL
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo' or 'scalable', got NULL
 SELECT bloom_build(1, 100, 0.01, 2);
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting' or 'cuckoo', got 2
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo' or 'scalable', got 2
 SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'blocked' ELSE 'standard' END) FROM keys;
 -- error: bloom_build: layout must be the same for all rows of a group, got 'blocked' after 'standard'
 -- The blocked layout is sized for p up to 0.5.

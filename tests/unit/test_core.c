@@ -8,8 +8,10 @@
 #include "bloom_core.h"
 #include "bloom_model.h"
 #include "counting_core.h"
+#include "countmin_core.h"
 #include "cuckoo_core.h"
 #include "key_set.h"
+#include "scalable_core.h"
 #include "../check.h"
 #include "../fixture.h"
 
@@ -475,23 +477,33 @@ static void cuckoo_recipe_header(uint8_t *blob, const bloom_header *h) {
     cuckoo_write_header(blob, &c);
 }
 
+/* The golden tests of the kinds that the cell model below does not model (they have their own
+** models, further down). */
+static void test_scalable_golden(const char *golden_dir);
+static void test_countmin_golden(const char *golden_dir);
+
 /* How the tests make a filter of each kind of the kind table: the layout whose sizing and
 ** positions it has, the bits of a cell of its body (a bit, or a counter; 0 for the cuckoo
 ** kind, whose m is its buckets and k its fingerprint bits), its header writer, and the length
-** of its golden fixture (tests/golden/README.md). */
+** of its golden fixture (tests/golden/README.md). A kind outside the cell model has, instead
+** of the first three, the test of its golden fixtures, and tests of its own for the rest. */
 typedef struct kind_recipe {
     const filter_kind *kind;
     int positions;
     unsigned cell_bits;
     void (*write_header)(uint8_t *blob, const bloom_header *h);
     size_t golden_bytes;
+    void (*own_golden)(const char *golden_dir);
 } kind_recipe;
 
 static const kind_recipe recipes[] = {
-    {&bloom_standard_kind, BLOOM_LAYOUT_STANDARD, 1, bloom_write_header, 88},
-    {&bloom_blocked_kind, BLOOM_LAYOUT_BLOCKED, 1, bloom_write_header, 128},
-    {&counting_kind, BLOOM_LAYOUT_STANDARD, COUNTING_COUNTER_BITS, counting_write_header, 160},
-    {&cuckoo_kind, 0, 0, cuckoo_recipe_header, 114},
+    {&bloom_standard_kind, BLOOM_LAYOUT_STANDARD, 1, bloom_write_header, 88, NULL},
+    {&bloom_blocked_kind, BLOOM_LAYOUT_BLOCKED, 1, bloom_write_header, 128, NULL},
+    {&counting_kind, BLOOM_LAYOUT_STANDARD, COUNTING_COUNTER_BITS, counting_write_header, 160,
+     NULL},
+    {&cuckoo_kind, 0, 0, cuckoo_recipe_header, 114, NULL},
+    {&scalable_kind, 0, 0, NULL, 304, test_scalable_golden},
+    {&countmin_kind, 0, 0, NULL, 208, test_countmin_golden},
 };
 
 /* The recipe of kind, or NULL (a kind the tests do not know yet: a failed check). */
@@ -513,7 +525,7 @@ static size_t make_filter(const filter_kind *kind, uint64_t m, uint32_t k, uint6
     bloom_header h = {kind->id, k, m, n, p, 0};
     uint64_t body_bits = r == NULL ? 0 : r->cell_bits ? m * r->cell_bits : m * 4 * k;
     size_t bytes = FILTER_HEADER_BYTES + (size_t)((body_bits + 7) / 8);
-    if (r == NULL || bytes > cap) {
+    if (r == NULL || r->own_golden != NULL || bytes > cap) {
         return 0;
     }
     memset(blob, 0, bytes);
@@ -703,7 +715,8 @@ static int model_read_cuckoo(cell_model *out, const uint8_t *blob) {
 static int model_read(cell_model *out, const uint8_t *blob, uint64_t bytes) {
     filter_view view;
     char why[FILTER_WHY_MAX];
-    if (filter_open(blob, bytes, &view, why) != FILTER_OK || recipe_of(view.kind) == NULL) {
+    if (filter_open(blob, bytes, &view, why) != FILTER_OK || recipe_of(view.kind) == NULL ||
+        recipe_of(view.kind)->own_golden != NULL) {
         return 0;
     }
     if (view.kind == &cuckoo_kind) {
@@ -907,6 +920,10 @@ static void test_golden(const char *golden_dir) {
             fprintf(stderr, "    no recipe (nor golden fixture) for kind %s\n", kind->name);
             continue;
         }
+        if (r->own_golden != NULL) {
+            r->own_golden(golden_dir);
+            continue;
+        }
         size_t bytes = make_sized(kind, 20, 0.01, built, sizeof built);
         filter_view view;
         char why[FILTER_WHY_MAX];
@@ -1055,6 +1072,17 @@ static void test_kind_table(void) {
     CHECK_STR(counting_kind.name, "counting");
     CHECK(cuckoo_kind.format_version == 2); /* section 1: kind 4, format version 2 */
     CHECK_STR(cuckoo_kind.name, "cuckoo");
+    /* Section 1: kinds 5 and 6, format version 2. */
+    CHECK(filter_kind_by_id(SCALABLE_KIND) == &scalable_kind && SCALABLE_KIND == 5);
+    CHECK(filter_kind_by_id(COUNTMIN_KIND) == &countmin_kind && COUNTMIN_KIND == 6);
+    CHECK(scalable_kind.format_version == 2 && countmin_kind.format_version == 2);
+    CHECK_STR(scalable_kind.name, "scalable");
+    CHECK_STR(countmin_kind.name, "countmin");
+    /* The scalable kind grows and reads its stages' headers; neither removes keys. */
+    CHECK(scalable_kind.validate_body != NULL && scalable_kind.grow_size != NULL);
+    CHECK(scalable_kind.grow != NULL && scalable_kind.remove_io == NULL);
+    CHECK(countmin_kind.validate_body == NULL && countmin_kind.grow_size == NULL);
+    CHECK(countmin_kind.remove_io == NULL);
     CHECK(filter_check_rate(0.5) == FILTER_OK && filter_check_rate(1e-300) == FILTER_OK);
     CHECK(filter_check_rate(0) == FILTER_BAD_ARGUMENT &&
           filter_check_rate(1) == FILTER_BAD_ARGUMENT);
@@ -1071,9 +1099,9 @@ static void test_kind_table(void) {
 ** merge, through the kind table, against the model. */
 static void test_kind_operations(const char *golden_dir) {
     enum { KINDS_MAX = 8 };
-    static uint8_t golden[KINDS_MAX][256];
+    static uint8_t golden[KINDS_MAX][512];
     static cell_model expected, other;
-    uint8_t copy[256], newer[256];
+    uint8_t copy[512], newer[512];
     filter_view views[KINDS_MAX], view;
     char why[FILTER_WHY_MAX], message[FILTER_WHY_MAX];
     key_hash keys[32];
@@ -1104,6 +1132,10 @@ static void test_kind_operations(const char *golden_dir) {
         CHECK(filter_open(newer, bytes, &view, why) == FILTER_OK);
         filter_copy(copy, &view);
         CHECK(memcmp(copy, golden[count], bytes) == 0);
+        if (recipe_of(kind)->own_golden != NULL) {
+            count++; /* the rest is the model's: such a kind has tests of its own */
+            continue;
+        }
         /* add: the key's cells (its fingerprint) and one more key, as the model says. */
         key_hash absent = key_hash_text("absent", 6);
         CHECK(model_read(&expected, golden[count], bytes));
@@ -1130,7 +1162,7 @@ static void test_kind_operations(const char *golden_dir) {
         }
         count++;
     }
-    CHECK(count >= 4);
+    CHECK(count >= 6);
     /* Filters of two kinds never merge, whichever comes first. */
     for (size_t a = 0; a < count; a++) {
         for (size_t b = 0; b < count; b++) {
@@ -1946,8 +1978,8 @@ static void test_io_matches_memory(void) {
         uint8_t header[FILTER_HEADER_BYTES];
         filter_view va, vb;
         char why[FILTER_WHY_MAX];
-        if (recipe_of(kind) == NULL) {
-            continue; /* a kind without a recipe fails test_golden */
+        if (recipe_of(kind) == NULL || recipe_of(kind)->own_golden != NULL) {
+            continue; /* a kind without a recipe fails test_golden; the others have their own */
         }
         size_t bytes = make_sized(kind, 1000, 0.01, a, sizeof a);
         if (!CHECK(bytes > 0 && kind->might_contain_io != NULL && kind->add_io != NULL)) {
@@ -2777,6 +2809,1425 @@ static void test_cuckoo_io_failures(void) {
     CHECK(status == FILTER_OK && failed == calls && calls >= 3);
 }
 
+/* ---- The scalable kind (docs/format.md section 4.5) --------------------------------- */
+
+/* Room for the scalable filters of these tests. */
+enum { SCALABLE_BYTES_MAX = 1 << 16 };
+
+/* Key i of a test set: an INTEGER, REAL, TEXT or BLOB in turn, distinct for distinct i. */
+static key_hash mixed_key(int64_t i) {
+    char text[32];
+    int length = snprintf(text, sizeof text, "key %lld", (long long)i);
+    switch ((i % 4 + 4) % 4) {
+    case 0:
+        return key_hash_integer(i * 7919);
+    case 1:
+        return key_hash_real((double)i + 0.25);
+    case 2:
+        return key_hash_text(text, (size_t)length);
+    default:
+        return key_hash_blob(text, (size_t)length);
+    }
+}
+
+/* An empty scalable filter of one stage for n and p, of the given stage layout, growth 2 and
+** ratio 0.8, in blob (SCALABLE_BYTES_MAX): its length, or 0. */
+static uint64_t scalable_empty(uint64_t n, double p, int layout, uint8_t *blob) {
+    scalable_header h;
+    bloom_header first;
+    double bytes;
+    if (scalable_size(n, p, layout, SCALABLE_GROWTH, SCALABLE_TIGHTENING, &h, &first, &bytes) !=
+            FILTER_OK ||
+        bytes > SCALABLE_BYTES_MAX) {
+        return 0;
+    }
+    memset(blob, 0, (size_t)bytes);
+    scalable_write_header(blob, &h);
+    bloom_write_header(blob + FILTER_HEADER_BYTES, &first);
+    return (uint64_t)bytes;
+}
+
+/* Grows the scalable filter in blob (*bytes long, room for SCALABLE_BYTES_MAX) by a stage, as
+** the SQL functions do after FILTER_FULL: grow_size's status. */
+static filter_status scalable_grow(uint8_t *blob, uint64_t *bytes) {
+    filter_view view = {&scalable_kind, 2, 2, KEY_HASH_XXH3_128, blob, *bytes};
+    uint64_t grown = 0;
+    filter_status status = scalable_kind.grow_size(&view, &grown);
+    if (status == FILTER_OK && grown > SCALABLE_BYTES_MAX) {
+        return FILTER_TOO_BIG;
+    }
+    if (status == FILTER_OK) {
+        scalable_kind.grow(blob, *bytes);
+        *bytes = grown;
+    }
+    return status;
+}
+
+/* Adds key to the scalable filter in blob, growing it when its last stage is full. */
+static filter_status scalable_add_growing(uint8_t *blob, uint64_t *bytes, key_hash key) {
+    filter_status status = filter_add(&scalable_kind, blob, key);
+    if (status == FILTER_FULL) {
+        status = scalable_grow(blob, bytes);
+        if (status == FILTER_OK) {
+            status = filter_add(&scalable_kind, blob, key); /* the new stage is empty */
+        }
+    }
+    return status;
+}
+
+/* Section 4.5's stage targets, written from its words: n_i = n g^i by i multiplications (0
+** when it does not fit in 64 bits), p_i = p (1 - r) r^i by i multiplications. */
+static uint64_t words_stage_n(uint64_t n, unsigned g, int i) {
+    for (int j = 0; j < i; j++) {
+        if (n > UINT64_MAX / g) {
+            return 0;
+        }
+        n *= g;
+    }
+    return n;
+}
+
+static double words_stage_p(double p, double r, int i) {
+    volatile double rate = p * (1.0 - r); /* one rounding per operation */
+    for (int j = 0; j < i; j++) {
+        rate = rate * r;
+    }
+    return rate;
+}
+
+/* Checks a scalable filter against section 4.5: its header says layout, g = 2, r = 0.8, n
+** and p; each stage is a Bloom filter of that kind sized by bloom_size for its n_i and p_i,
+** the stages before the last full, their keys adding up to the header's, the BLOB exactly as
+** long as its stages. Returns the number of stages (0 when something is wrong). */
+static int scalable_check_stages(const uint8_t *blob, uint64_t bytes, int layout, uint64_t n,
+                                 double p) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    int wrong = 0;
+    if (!CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK && view.kind == &scalable_kind)) {
+        fprintf(stderr, "    %s\n", why);
+        return 0;
+    }
+    scalable_header h = scalable_header_of(&view);
+    wrong += h.stage_layout != layout || h.growth != 2 || h.tightening != 0.8 || h.n != n;
+    wrong += h.p != p || blob[8] != layout || blob[9] != 2 || blob[10] != h.stages;
+    uint64_t offset = FILTER_HEADER_BYTES, keys = 0;
+    for (int i = 0; i < h.stages; i++) {
+        scalable_stage s;
+        bloom_header want;
+        double stage_bytes;
+        uint64_t target_n;
+        double target_p;
+        scalable_stage_at(&view, i, &s);
+        wrong += s.offset != offset;
+        wrong += !scalable_stage_target(&h, i, &target_n, &target_p);
+        wrong += target_n != words_stage_n(n, 2, i) || target_p != words_stage_p(p, 0.8, i);
+        wrong += bloom_size(target_n, target_p, layout, &want, &stage_bytes) != FILTER_OK;
+        wrong += s.header.layout != layout || s.header.n != target_n || s.header.p != target_p;
+        wrong += s.header.m != want.m || s.header.k != want.k;
+        wrong += s.bytes != (uint64_t)stage_bytes || s.bytes != bloom_blob_bytes(want.m);
+        wrong += blob[offset + 4] != 1 || blob[offset + 5] != 1 || blob[offset + 6] != layout;
+        wrong += i + 1 < h.stages ? s.header.keys != s.header.n : s.header.keys > s.header.n;
+        keys += s.header.keys;
+        offset += s.bytes;
+    }
+    wrong += offset != bytes || keys != h.keys || keys != keys_of(blob);
+    CHECK_U64(wrong, 0);
+    return wrong == 0 ? h.stages : 0;
+}
+
+static void test_scalable_sizing(void) {
+    scalable_header h;
+    bloom_header first, want;
+    double bytes, want_bytes;
+    /* One stage, sized for n at p (1 - r), as section 4.5 says. */
+    CHECK(scalable_size(10, 0.01, BLOOM_LAYOUT_STANDARD, 2, 0.8, &h, &first, &bytes) == FILTER_OK);
+    CHECK(h.stage_layout == 1 && h.growth == 2 && h.stages == 1 && h.n == 10 && h.p == 0.01);
+    CHECK(h.tightening == 0.8 && h.keys == 0);
+    CHECK(bloom_size(10, words_stage_p(0.01, 0.8, 0), 1, &want, &want_bytes) == FILTER_OK);
+    CHECK(first.layout == 1 && first.n == 10 && first.p == want.p && first.keys == 0);
+    CHECK(first.m == want.m && first.k == want.k && bytes == 64 + want_bytes);
+    /* p (1 - r) rounds: 1 - 0.8 is 0.19999999999999996, and p_0 is the double below 0.002. */
+    CHECK(first.p == 0.01 * 0.19999999999999996 && first.p < 0.002);
+    CHECK(scalable_size(1000, 0.05, BLOOM_LAYOUT_BLOCKED, 3, 0.5, &h, &first, &bytes) == FILTER_OK);
+    CHECK(bloom_size(1000, 0.025, BLOOM_LAYOUT_BLOCKED, &want, &want_bytes) == FILTER_OK);
+    CHECK(h.stage_layout == 2 && h.growth == 3 && h.tightening == 0.5 && first.layout == 2);
+    CHECK(first.m == want.m && first.k == want.k && bytes == 64 + want_bytes);
+    /* Arguments outside their ranges. */
+    CHECK(scalable_size(0, 0.01, 1, 2, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.0, 1, 2, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 1.0, 1, 2, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, NAN, 1, 2, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.01, 1, 1, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.01, 1, 256, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.01, 1, 255, 0.8, &h, &first, &bytes) == FILTER_OK);
+    CHECK(scalable_size(10, 0.01, 1, 2, 0.0, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.01, 1, 2, 1.0, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.01, 1, 2, NAN, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(scalable_size(10, 0.01, 3, 2, 0.8, &h, &first, &bytes) == FILTER_BAD_ARGUMENT);
+    /* The first stage's rate decides: 1e-19 (1 - 0.8) needs 66 hash functions; 0.9 (1 - 0.1)
+    ** is above the blocked layout's 0.5. */
+    CHECK(scalable_size(10, 1e-19, 1, 2, 0.8, &h, &first, &bytes) == FILTER_TOO_MANY_HASHES);
+    CHECK_U64(first.k, 66);
+    CHECK(scalable_size(10, 0.9, 2, 2, 0.1, &h, &first, &bytes) == FILTER_RATE_TOO_HIGH);
+    CHECK(scalable_size(10, 0.9, 1, 2, 0.1, &h, &first, &bytes) == FILTER_OK);
+    /* More than the core's largest BLOB: the size still reported. */
+    CHECK(scalable_size(UINT64_C(1) << 62, 0.01, 1, 2, 0.8, &h, &first, &bytes) == FILTER_TOO_BIG);
+    CHECK(bytes > 2.3e18);
+
+    /* scalable_stage_target: n g^i and p (1 - r) r^i, by repeated multiplication; 0 once n_i
+    ** does not fit in 64 bits. */
+    scalable_header t = {1, 2, 1, 10, 0.01, 0.8, 0};
+    int wrong = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t n;
+        double p;
+        wrong += !scalable_stage_target(&t, i, &n, &p);
+        wrong += n != (UINT64_C(10) << i) || p != words_stage_p(0.01, 0.8, i);
+        wrong += i > 0 && p >= words_stage_p(0.01, 0.8, i - 1);
+        if (i == 60) {
+            break; /* 10 * 2^61 does not fit */
+        }
+    }
+    CHECK_U64(wrong, 0);
+    uint64_t n;
+    double p;
+    CHECK(!scalable_stage_target(&t, 61, &n, &p) && !scalable_stage_target(&t, 63, &n, &p));
+    scalable_header g255 = {1, 255, 1, 3, 0.5, 0.25, 0};
+    CHECK(scalable_stage_target(&g255, 7, &n, &p) && n == UINT64_C(3) * 70110209207109375);
+    CHECK(p == words_stage_p(0.5, 0.25, 7) && p == 0.375 * ldexp(1, -14)); /* exact: powers of 2 */
+    CHECK(!scalable_stage_target(&g255, 8, &n, &p));
+    /* The compound rate: 1 minus the chance that no stage answers 1. */
+    double rates[3] = {0.5, 0.5, 0.0};
+    CHECK(scalable_compound_rate(rates, 2) == 0.75 && scalable_compound_rate(rates, 0) == 0);
+    CHECK(scalable_compound_rate(rates + 2, 1) == 0);
+}
+
+/* A scalable filter grown from n = 10 past several stages: every key added probes 1, each
+** stage is sized as section 4.5 says, a key some stage may hold is not added again nor counted,
+** a full last stage refuses a key until the filter grows, and the rate stays below p. */
+static void test_scalable_grow(void) {
+    static uint8_t blob[SCALABLE_BYTES_MAX], before[SCALABLE_BYTES_MAX];
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    for (int layout = BLOOM_LAYOUT_STANDARD; layout <= BLOOM_LAYOUT_BLOCKED; layout++) {
+        uint64_t bytes = scalable_empty(10, 0.01, layout, blob), counted = 0;
+        int wrong = 0, repeats = 0, full = 0;
+        if (!CHECK(bytes > 0)) {
+            return;
+        }
+        for (int64_t i = 0; i < 1200; i++) {
+            key_hash key = mixed_key(i % 1000); /* the last 200 are repeats */
+            CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK);
+            int held = scalable_kind.might_contain(&view, key);
+            memcpy(before, blob, (size_t)bytes);
+            filter_status status = filter_add(&scalable_kind, blob, key);
+            if (status == FILTER_FULL) {
+                /* Refused: nothing written; the last stage holds its capacity. */
+                wrong += held || memcmp(before, blob, (size_t)bytes) != 0;
+                scalable_stage last;
+                scalable_stage_at(&view, blob[10] - 1, &last);
+                wrong += last.header.keys != last.header.n;
+                full++;
+                uint8_t stages = blob[10];
+                wrong += scalable_grow(blob, &bytes) != FILTER_OK || blob[10] != stages + 1;
+                status = filter_add(&scalable_kind, blob, key);
+            }
+            wrong += status != FILTER_OK;
+            if (held) {
+                /* A key some stage may hold: not added again, not counted. */
+                wrong += memcmp(before, blob, (size_t)bytes) != 0;
+                repeats += i >= 1000;
+            }
+            counted += !held;
+            CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK);
+            wrong += scalable_kind.might_contain(&view, key) != 1 || keys_of(blob) != counted;
+        }
+        CHECK_U64(wrong, 0);
+        CHECK_U64(repeats, 200);
+        /* 10 + 20 + 40 + 80 + 160 + 320 = 630 < ~1000 keys <= 1270 with the 7th stage. */
+        CHECK_U64(full, 6);
+        CHECK_U64(scalable_check_stages(blob, bytes, layout, 10, 0.01), 7);
+        CHECK(counted > 990 && counted <= 1000); /* a few kept out by false positives */
+        /* No false negatives, and the rate stays below p (1 % here, 0.1 to 0.4 % measured). */
+        CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK);
+        int misses = 0, false_positives = 0;
+        for (int64_t i = 0; i < 1000; i++) {
+            misses += !scalable_kind.might_contain(&view, mixed_key(i));
+        }
+        for (int64_t i = 1000; i < 11000; i++) {
+            false_positives += scalable_kind.might_contain(&view, mixed_key(i));
+        }
+        CHECK_U64(misses, 0);
+        CHECK(false_positives < 10000 * 0.01);
+    }
+}
+
+/* grow_size and grow: one more stage, the next target's; FILTER_BAD_ARGUMENT at 64 stages,
+** FILTER_TOO_BIG when n_s does not fit or the BLOB would pass 2^61 bytes,
+** FILTER_TOO_MANY_HASHES when p_s needs more than 64 positions. grow_size reads the header
+** alone. */
+static void test_scalable_grow_limits(void) {
+    static uint8_t blob[SCALABLE_BYTES_MAX];
+    uint8_t header[FILTER_HEADER_BYTES];
+    uint64_t bytes = scalable_empty(10, 0.01, BLOOM_LAYOUT_STANDARD, blob), grown = 99;
+    filter_view view = {&scalable_kind, 2, 2, KEY_HASH_XXH3_128, blob, bytes};
+    bloom_header second;
+    double second_bytes;
+    for (int64_t i = 0; keys_of(blob) < 10; i++) { /* the first stage full, as before a grow */
+        CHECK(filter_add(&scalable_kind, blob, mixed_key(i)) == FILTER_OK);
+    }
+    CHECK(filter_add(&scalable_kind, blob, mixed_key(-1)) == FILTER_FULL);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_OK);
+    CHECK(bloom_size(20, words_stage_p(0.01, 0.8, 1), 1, &second, &second_bytes) == FILTER_OK);
+    CHECK_U64(grown, bytes + (uint64_t)second_bytes);
+    scalable_kind.grow(blob, bytes);
+    CHECK_U64(scalable_check_stages(blob, grown, BLOOM_LAYOUT_STANDARD, 10, 0.01), 2);
+    /* Headers made by hand: grow_size reads nothing else. */
+    scalable_header h = {1, 2, SCALABLE_STAGES_MAX, 10, 0.01, 0.8, 0};
+    view.blob = header;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_BAD_ARGUMENT && grown == 0);
+    h.stages = SCALABLE_STAGES_MAX - 1;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_TOO_BIG); /* 10 * 2^63 */
+    h.n = 1;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_TOO_BIG); /* 2^63 keys: too big */
+    h.stages = 2;
+    h.n = UINT64_C(1) << 62;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_TOO_BIG && grown == 0); /* 2^64 */
+    h.n = UINT64_C(1) << 61;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_TOO_BIG); /* 2^63 keys, 2^61 B */
+    /* p = 1e-16, r = 0.01: p_2 = 9.9e-21 needs 66 positions. */
+    h.n = 1;
+    h.p = 1e-16;
+    h.tightening = 0.01;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_TOO_MANY_HASHES && grown == 0);
+    h.stages = 1;
+    scalable_write_header(header, &h);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_OK);
+    /* The BLOB as it is, plus the stage, past the core's largest: too big. */
+    h.stages = 2;
+    h.p = 0.01;
+    h.tightening = 0.8;
+    h.n = 1000; /* stage 2: 4000 keys, more than 1024 bytes */
+    scalable_write_header(header, &h);
+    view.bytes = (UINT64_C(1) << 61) - 1024;
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_TOO_BIG && grown == 0);
+    view.bytes = (UINT64_C(1) << 60);
+    CHECK(scalable_kind.grow_size(&view, &grown) == FILTER_OK && grown > view.bytes + 1024);
+}
+
+/* The _io operations through filter_io_memory with a view of the header alone give the
+** answers and bytes of might_contain and add in memory, growth included; a failing read or
+** write is FILTER_IO_FAILED; validate_body reads one header a stage. */
+static void test_scalable_io(void) {
+    static uint8_t a[SCALABLE_BYTES_MAX], b[SCALABLE_BYTES_MAX], work[SCALABLE_BYTES_MAX];
+    uint8_t header[FILTER_HEADER_BYTES];
+    filter_view va, vb;
+    char why[FILTER_WHY_MAX];
+    uint64_t bytes_a = scalable_empty(10, 0.01, BLOOM_LAYOUT_STANDARD, a);
+    uint64_t bytes_b = scalable_empty(10, 0.01, BLOOM_LAYOUT_STANDARD, b);
+    int wrong = 0, absent = 0, grown = 0;
+    for (int64_t i = 0; i < 1000; i++) {
+        key_hash probe = mixed_key(-i - 1), add = mixed_key(i / 2);
+        filter_io io = filter_io_memory(b);
+        int answer = -1, was_absent = -1;
+        wrong += filter_open(a, bytes_a, &va, why) != FILTER_OK;
+        wrong += filter_open(b, bytes_b, &vb, why) != FILTER_OK;
+        memcpy(header, b, sizeof header);
+        vb.blob = header; /* the _io operations read the header of the view alone */
+        wrong += scalable_kind.might_contain_io(&vb, &io, probe, &answer) != FILTER_OK;
+        wrong += answer != scalable_kind.might_contain(&va, probe);
+        int before = scalable_kind.might_contain(&va, add);
+        absent += !before;
+        wrong += scalable_add_growing(a, &bytes_a, add) != FILTER_OK;
+        filter_status status = scalable_kind.add_io(&vb, &io, add, &was_absent);
+        if (status == FILTER_FULL) {
+            wrong += before || scalable_grow(b, &bytes_b) != FILTER_OK;
+            wrong += filter_open(b, bytes_b, &vb, why) != FILTER_OK;
+            memcpy(header, b, sizeof header);
+            vb.blob = header;
+            status = scalable_kind.add_io(&vb, &io, add, &was_absent);
+            grown++;
+        }
+        wrong += status != FILTER_OK || was_absent != !before;
+        wrong += bytes_a != bytes_b || memcmp(a, b, (size_t)bytes_a) != 0;
+    }
+    CHECK_U64(wrong, 0);
+    CHECK(absent > 480 && grown == 5);
+    CHECK_U64(scalable_check_stages(a, bytes_a, BLOOM_LAYOUT_STANDARD, 10, 0.01), 6);
+
+    /* Each read or write failing in turn: FILTER_IO_FAILED, until none fails. An add reads
+    ** every stage's header and the key's bits in each, then writes the last stage and the
+    ** header. */
+    counted_io state;
+    key_hash key = key_hash_text("io", 2);
+    int failed = 0, calls = 0;
+    filter_status status = FILTER_IO_FAILED;
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK && !scalable_kind.might_contain(&va, key));
+    for (int fail_at = 0; status == FILTER_IO_FAILED && fail_at < 400; fail_at++) {
+        int was_absent;
+        memcpy(work, a, (size_t)bytes_a);
+        filter_io io = counted(&state, work, fail_at);
+        status = scalable_kind.add_io(&va, &io, key, &was_absent);
+        failed += status == FILTER_IO_FAILED;
+        calls = state.calls;
+    }
+    CHECK(status == FILTER_OK && failed == calls && calls > 6 + 2);
+    CHECK(filter_add(&scalable_kind, a, key) == FILTER_OK && memcmp(work, a, (size_t)bytes_a) == 0);
+    int answer;
+    filter_io io = counted(&state, a, 0);
+    CHECK(scalable_kind.might_contain_io(&va, &io, key, &answer) == FILTER_IO_FAILED);
+    /* validate_body: one read of a header a stage, whatever the BLOB's length. */
+    io = counted(&state, a, -1);
+    CHECK(scalable_kind.validate_body(&va, &io, why) == FILTER_OK && state.calls == 6);
+    for (int fail_at = 0; fail_at < 6; fail_at++) {
+        io = counted(&state, a, fail_at);
+        CHECK(scalable_kind.validate_body(&va, &io, why) == FILTER_IO_FAILED);
+    }
+    /* A full last stage: add_io answers FILTER_FULL, writing nothing. */
+    uint64_t bytes = scalable_empty(2, 0.01, BLOOM_LAYOUT_STANDARD, work);
+    int64_t next = 0;
+    while (keys_of(work) < 2) {
+        CHECK(filter_add(&scalable_kind, work, mixed_key(next++)) == FILTER_OK);
+    }
+    CHECK(filter_open(work, bytes, &vb, why) == FILTER_OK);
+    memcpy(a, work, (size_t)bytes);
+    int was_absent = -1;
+    io = counted(&state, work, -1);
+    CHECK(scalable_kind.add_io(&vb, &io, mixed_key(next), &was_absent) == FILTER_FULL);
+    CHECK(state.writes == 0 && memcmp(a, work, (size_t)bytes) == 0);
+}
+
+/* Writes blob with the 8 bytes of value at offset (little-endian), checks that filter_open
+** refuses it with the message, and restores it. */
+static void expect_invalid_at(uint8_t *blob, uint64_t bytes, size_t offset, uint64_t value,
+                              int width, const char *expected) {
+    uint8_t saved[8];
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    memcpy(saved, blob + offset, (size_t)width);
+    for (int i = 0; i < width; i++) {
+        blob[offset + (size_t)i] = (uint8_t)(value >> (8 * i));
+    }
+    CHECK(filter_open(blob, bytes, &view, why) == FILTER_INVALID);
+    CHECK_STR(why, expected);
+    memcpy(blob + offset, saved, (size_t)width);
+}
+
+/* Checks that filter_open refuses blob (bytes long) with the message. */
+static void expect_invalid(const uint8_t *blob, uint64_t bytes, const char *expected) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    CHECK(filter_open(blob, bytes, &view, why) == FILTER_INVALID);
+    CHECK_STR(why, expected);
+}
+
+/* docs/format.md section 5, the checks of kind 5, row by row with the table's messages, on the
+** golden filter's copy: 3 stages of m = 64, 128 and 192 at bytes 64, 136 and 216, 304 bytes. */
+static void test_scalable_validation(void) {
+    static uint8_t blob[SCALABLE_BYTES_MAX], other[SCALABLE_BYTES_MAX];
+    key_hash keys[32];
+    size_t nkeys = golden_keys(keys);
+    filter_view view;
+    char why[FILTER_WHY_MAX], expected[FILTER_WHY_MAX];
+    uint64_t bytes = scalable_empty(3, 0.01, BLOOM_LAYOUT_STANDARD, blob);
+    for (size_t i = 0; i < nkeys; i++) {
+        CHECK(scalable_add_growing(blob, &bytes, keys[i]) == FILTER_OK);
+    }
+    if (!CHECK(bytes == 304 && filter_open(blob, bytes, &view, why) == FILTER_OK)) {
+        return;
+    }
+    /* The header (O(1)). */
+    expect_invalid_at(blob, 304, 8, 7, 1, "corrupt filter: stage layout 7 is not 1 or 2");
+    expect_invalid_at(blob, 304, 8, 0, 1, "corrupt filter: stage layout 0 is not 1 or 2");
+    expect_invalid_at(blob, 304, 8, 3, 1, "corrupt filter: stage layout 3 is not 1 or 2");
+    expect_invalid_at(blob, 304, 9, 1, 1, "corrupt filter: growth 1 is less than 2");
+    expect_invalid_at(blob, 304, 9, 0, 1, "corrupt filter: growth 0 is less than 2");
+    expect_invalid_at(blob, 304, 10, 65, 1, "corrupt filter: 65 stages, not 1 to 64");
+    expect_invalid_at(blob, 304, 10, 0, 1, "corrupt filter: 0 stages, not 1 to 64");
+    expect_invalid_at(blob, 304, 10, 255, 1, "corrupt filter: 255 stages, not 1 to 64");
+    expect_invalid_at(blob, 304, 32, 0x3FF0000000000000, 8,
+                      "corrupt filter: tightening ratio 1 is not between 0 and 1");
+    expect_invalid_at(blob, 304, 32, 0, 8,
+                      "corrupt filter: tightening ratio 0 is not between 0 and 1");
+    expect_invalid_at(blob, 304, 32, 0xBFE0000000000000, 8,
+                      "corrupt filter: tightening ratio -0.5 is not between 0 and 1");
+    expect_invalid_at(blob, 304, 32, 0x7FF8000000000000, 8,
+                      "corrupt filter: tightening ratio NaN is not between 0 and 1");
+    expect_invalid_at(blob, 304, 16, 0, 8, "corrupt filter: capacity n = 0");
+    expect_invalid_at(blob, 304, 24, 0x4000000000000000, 8,
+                      "corrupt filter: p = 2 is not between 0 and 1");
+    expect_invalid_at(blob, 304, 24, 0x7FF0000000000000, 8,
+                      "corrupt filter: p = Inf is not between 0 and 1");
+    expect_invalid_at(blob, 304, 10, 4, 1, "corrupt filter: 304 bytes cannot hold 4 stages");
+    for (size_t off = 11; off < 64; off++) {
+        if (off == 16) {
+            off = 48; /* skip n, p, r and keys */
+        }
+        snprintf(expected, sizeof expected, "corrupt filter: reserved byte %zu is 0x01, not 0",
+                 off);
+        expect_invalid_at(blob, 304, off, 1, 1, expected);
+    }
+    /* The first check that fails is the error. */
+    blob[9] = 1;
+    expect_invalid_at(blob, 304, 8, 9, 1, "corrupt filter: stage layout 9 is not 1 or 2");
+    blob[9] = 2;
+    blob[16] = 0;
+    expect_invalid_at(blob, 304, 10, 0, 1, "corrupt filter: 0 stages, not 1 to 64");
+    blob[16] = 3;
+    /* A newer writer that this reader may read owns the reserved bytes. */
+    memcpy(other, blob, 304);
+    other[4] = 3;
+    other[11] = other[15] = other[48] = other[63] = 0xA5;
+    CHECK(filter_open(other, 304, &view, why) == FILTER_OK);
+    other[4] = 2;
+    expect_invalid(other, 304, "corrupt filter: reserved byte 11 is 0xA5, not 0");
+
+    /* The stages' headers. */
+    memcpy(other, blob, 304);
+    memset(other + 304, 0, 60);
+    other[10] = 4;
+    expect_invalid(other, 364,
+                   "corrupt filter: stage 3 starts at byte 304, too near the end of "
+                   "364 bytes");
+    expect_invalid_at(blob, 304, 216 + 16, 1024, 8,
+                      "corrupt filter: stage 2 of m = 1024 bits does not fit in the 88 bytes "
+                      "after byte 216");
+    expect_invalid(blob, 303,
+                   "corrupt filter: stage 2 of m = 192 bits does not fit in the 87 "
+                   "bytes after byte 216");
+    expect_invalid_at(blob, 304, 64 + 16, UINT64_MAX, 8,
+                      "corrupt filter: stage 0 of m = 18446744073709551615 bits does not fit in "
+                      "the 240 bytes after byte 64");
+    expect_invalid_at(blob, 304, 136 + 8, 65, 4,
+                      "corrupt filter: stage 1: corrupt filter: k = 65 is outside 1..64");
+    expect_invalid_at(blob, 304, 136 + 16, 100, 8,
+                      "corrupt filter: stage 1: corrupt filter: m = 100 bits is not a positive "
+                      "multiple of 64");
+    expect_invalid_at(blob, 304, 64 + 16, 0, 8,
+                      "corrupt filter: stage 0: corrupt filter: m = 0 bits is not a positive "
+                      "multiple of 64");
+    expect_invalid_at(blob, 304, 64, 's', 1,
+                      "corrupt filter: stage 0: not a Bloom filter: magic is x'73514246', not "
+                      "x'53514246' (SQBF)");
+    expect_invalid_at(blob, 304, 64 + 4, 0x0303, 2,
+                      "corrupt filter: stage 0: filter format version 3 needs a reader of "
+                      "version 3 or later; this one reads version 2");
+    expect_invalid_at(blob, 304, 64 + 6, 3, 1,
+                      "corrupt filter: stage 0: corrupt filter: kind 3 is of format version 2, "
+                      "read by readers of version 2 and later, not 1");
+    expect_invalid_at(blob, 304, 64 + 7, 2, 1,
+                      "corrupt filter: stage 0: corrupt filter: unknown "
+                      "hash 2");
+    expect_invalid_at(blob, 304, 136 + 24, 0, 8,
+                      "corrupt filter: stage 1: corrupt filter: capacity n = 0");
+    expect_invalid_at(blob, 304, 216 + 13, 1, 1,
+                      "corrupt filter: stage 2: corrupt filter: reserved byte 13 is 0x01, not 0");
+    /* A stage of kind 3 (versions 2, counter width 4), validated at the length its m gives. */
+    memcpy(other, blob, 304);
+    other[64 + 4] = other[64 + 5] = 2;
+    other[64 + 6] = 3;
+    other[64 + 12] = 4;
+    expect_invalid(other, 304,
+                   "corrupt filter: stage 0: corrupt filter: m = 64 counters need 96 "
+                   "bytes, the BLOB has 72");
+    /* A stage of a newer format version this reader may read: its reserved bytes are its
+    ** writer's, and it is a stage like another. */
+    memcpy(other, blob, 304);
+    other[136 + 4] = 3;
+    other[136 + 50] = 0x77;
+    CHECK(filter_open(other, 304, &view, why) == FILTER_OK);
+    /* A stage of the other layout: a blocked filter of 512 bits fits where stage 0 is. */
+    memcpy(other, blob, 304);
+    other[64 + 6] = 2;
+    store64(other, 64 + 16, 512);
+    expect_invalid(other, 304, "corrupt filter: stage 0 is of kind 2 and hash 1, not 1 and 1");
+    /* Sized as another stage, or another filter. */
+    expect_invalid_at(blob, 304, 136 + 24, 5, 8,
+                      "corrupt filter: stage 1 is sized for n = 5 at p = 0.0016, not as stage 1 "
+                      "of this filter");
+    uint64_t p_bits = load64(blob, 136 + 32);
+    expect_invalid_at(blob, 304, 136 + 32, p_bits + 1, 8,
+                      "corrupt filter: stage 1 is sized for n = 6 at p = 0.0016, not as stage 1 "
+                      "of this filter"); /* one unit in the last place */
+    expect_invalid_at(blob, 304, 16, 4, 8,
+                      "corrupt filter: stage 0 is sized for n = 3 at p = 0.002, not as stage 0 of "
+                      "this filter");
+    expect_invalid_at(blob, 304, 32, 0x3FE999999999999B, 8, /* r = 0.8 + 1 ulp */
+                      "corrupt filter: stage 0 is sized for n = 3 at p = 0.002, not as stage 0 of "
+                      "this filter");
+    expect_invalid_at(blob, 304, 9, 3, 1,
+                      "corrupt filter: stage 1 is sized for n = 6 at p = 0.0016, not as stage 1 "
+                      "of this filter");
+    /* n_1 = 2 n_0 does not fit in 64 bits. */
+    memcpy(other, blob, 304);
+    store64(other, 16, UINT64_C(1) << 63);
+    store64(other, 64 + 24, UINT64_C(1) << 63);
+    expect_invalid(other, 304,
+                   "corrupt filter: stage 1 is sized for n = 6 at p = 0.0016, not as "
+                   "stage 1 of this filter");
+    /* Keys: a stage's at most its n; the header's the sum of the stages'. */
+    memcpy(other, blob, 304);
+    store64(other, 216 + 40, 13);
+    store64(other, 40, 22);
+    expect_invalid(other, 304,
+                   "corrupt filter: stage 2 holds 13 keys, more than its capacity of "
+                   "12");
+    expect_invalid_at(blob, 304, 40, 17, 8,
+                      "corrupt filter: 17 keys added, but its stages hold 18");
+    expect_invalid_at(blob, 304, 64 + 40, 2, 8,
+                      "corrupt filter: 18 keys added, but its stages hold 17");
+    /* Keys that fit in their stages but not, summed, in 64 bits: n = 3 * 2^61, g = 2, two full
+    ** stages of one word each. */
+    scalable_header big = {1, 2, 2, UINT64_C(3) << 61, 0.5, 0.5, 18};
+    bloom_header stage = {1, 3, 64, 0, 0, 0};
+    memset(other, 0, 64 + 2 * 72);
+    scalable_write_header(other, &big);
+    for (int i = 0; i < 2; i++) {
+        CHECK(scalable_stage_target(&big, i, &stage.n, &stage.p));
+        stage.keys = stage.n;
+        bloom_write_header(other + 64 + 72 * i, &stage);
+    }
+    expect_invalid(other, 64 + 2 * 72,
+                   "corrupt filter: 18 keys added, but its stages hold more than "
+                   "18446744073709551615");
+    store64(other, 64 + 72 + 40, (UINT64_C(1) << 63) + 1); /* 2^64 - 2^61 + 1 in all */
+    store64(other, 40, UINT64_MAX - (UINT64_C(1) << 61) + 2);
+    CHECK(filter_open(other, 64 + 2 * 72, &view, why) == FILTER_OK);
+    /* The stages end where the BLOB does. */
+    memcpy(other, blob, 304);
+    memset(other + 304, 0, 72);
+    expect_invalid(other, 305, "corrupt filter: the stages end at byte 304, the BLOB has 305");
+    expect_invalid(other, 376, "corrupt filter: the stages end at byte 304, the BLOB has 376");
+    other[10] = 2;
+    expect_invalid(other, 304, "corrupt filter: the stages end at byte 216, the BLOB has 304");
+    /* filter_open_header checks the header alone; filter_open the stages too. */
+    memcpy(other, blob, 304);
+    store64(other, 40, 17);
+    CHECK(filter_open_header(other, 304, &view, why) == FILTER_OK);
+    CHECK(filter_open(blob, 304, &view, why) == FILTER_OK);
+}
+
+/* Two scalable filters merge stage by stage when built with the same n, p, growth, ratio and
+** layout, their common stages of one shape, each holding at most its capacity of both; the
+** longer is copied. */
+static void test_scalable_merge(void) {
+    static uint8_t a[SCALABLE_BYTES_MAX], b[SCALABLE_BYTES_MAX], both[SCALABLE_BYTES_MAX],
+        copy[SCALABLE_BYTES_MAX];
+    filter_view va, vb;
+    char why[FILTER_WHY_MAX];
+    uint64_t bytes_a = scalable_empty(10, 0.01, 1, a), bytes_b = scalable_empty(10, 0.01, 1, b);
+    uint64_t bytes_both = scalable_empty(10, 0.01, 1, both);
+    /* 4 keys and 6 others: one stage each, 10 keys together. */
+    for (int64_t i = 0; i < 10; i++) {
+        CHECK(filter_add(&scalable_kind, i < 4 ? a : b, mixed_key(i)) == FILTER_OK);
+        CHECK(filter_add(&scalable_kind, both, mixed_key(i)) == FILTER_OK);
+    }
+    CHECK(keys_of(a) == 4 && keys_of(b) == 6 && keys_of(both) == 10); /* no false positive */
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK);
+    CHECK(filter_open(b, bytes_b, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_OK);
+    memcpy(copy, a, (size_t)bytes_a);
+    CHECK(scalable_kind.merge(copy, &vb) == FILTER_OK);
+    CHECK(bytes_a == bytes_both && memcmp(copy, both, (size_t)bytes_both) == 0);
+    /* One more key in b: stage 0 would hold 11 of its 10. */
+    CHECK(filter_add(&scalable_kind, b, mixed_key(10)) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: together their stage 0 would hold 11 keys, more than "
+                   "the 10 it is sized for; build one filter from both sets of keys");
+    /* A filter of 3 stages and an empty one, either way round: the longer, copied. */
+    for (int64_t i = 0; i < 40; i++) {
+        CHECK(scalable_add_growing(both, &bytes_both, mixed_key(100 + i)) == FILTER_OK);
+    }
+    CHECK_U64(scalable_check_stages(both, bytes_both, 1, 10, 0.01), 3);
+    bytes_a = scalable_empty(10, 0.01, 1, a);
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK);
+    CHECK(filter_open(both, bytes_both, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&vb, &va, why) == FILTER_OK);
+    filter_copy(copy, &vb);
+    CHECK(scalable_kind.merge(copy, &va) == FILTER_OK);
+    CHECK(memcmp(copy, both, (size_t)bytes_both) == 0);
+    /* The first stage of a with keys of its own: stage 0 ORed, the others kept. */
+    store64(both, 64 + 40, 7); /* as if stage 0 held 7 keys, so that 3 more fit */
+    store64(both, 40, keys_of(both) - 3);
+    CHECK(filter_open(both, bytes_both, &vb, why) == FILTER_OK);
+    for (int64_t i = 0; i < 3; i++) {
+        CHECK(filter_add(&scalable_kind, a, mixed_key(1000 + i)) == FILTER_OK);
+    }
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK && keys_of(a) == 3);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_OK);
+    filter_copy(copy, &vb);
+    CHECK(scalable_kind.merge(copy, &va) == FILTER_OK);
+    CHECK_U64(keys_of(copy), keys_of(both) + 3);
+    CHECK_U64(load64(copy, 64 + 40), 10);
+    int wrong = bytes_a != 64 + 64 + 24; /* stage 0: m = 192, its bits at 128 */
+    for (uint64_t j = 0; j < 24; j++) {
+        wrong += copy[128 + j] != (uint8_t)(both[128 + j] | a[128 + j]);
+    }
+    wrong += memcmp(copy + bytes_a, both + bytes_a, (size_t)(bytes_both - bytes_a)) != 0;
+    CHECK_U64(wrong, 0);
+    CHECK(filter_open(copy, bytes_both, &vb, why) == FILTER_OK);
+    for (int64_t i = 0; i < 3; i++) {
+        CHECK(scalable_kind.might_contain(&vb, mixed_key(1000 + i)));
+    }
+    /* Built with other parameters: refused. */
+    static const struct {
+        uint64_t n;
+        double p;
+        int layout, growth;
+        double r;
+    } others[] = {{11, 0.01, 1, 2, 0.8},
+                  {10, 0.02, 1, 2, 0.8},
+                  {10, 0.01, 2, 2, 0.8},
+                  {10, 0.01, 1, 3, 0.8},
+                  {10, 0.01, 1, 2, 0.5}};
+    bytes_a = scalable_empty(10, 0.01, 1, a);
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK);
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        scalable_header h;
+        bloom_header first;
+        double bytes;
+        CHECK(scalable_size(others[i].n, others[i].p, others[i].layout, others[i].growth,
+                            others[i].r, &h, &first, &bytes) == FILTER_OK);
+        memset(b, 0, (size_t)bytes);
+        scalable_write_header(b, &h);
+        bloom_write_header(b + 64, &first);
+        CHECK(filter_open(b, (uint64_t)bytes, &vb, why) == FILTER_OK);
+        CHECK(filter_compatible(&va, &vb, why) == FILTER_INVALID);
+        char expected[FILTER_WHY_MAX];
+        snprintf(expected, sizeof expected,
+                 "incompatible filters: scalable filters built with n = 10, p = 0.01 and with "
+                 "n = %llu, p = %s; build both with the same n and p",
+                 (unsigned long long)others[i].n, others[i].p == 0.01 ? "0.01" : "0.02");
+        CHECK_STR(why, expected);
+    }
+    /* Stages of the same n and p but another m or k (not as a writer sizes them, yet valid):
+    ** refused, so that merge never reads past the shorter stage. */
+    bytes_a = scalable_empty(10, 0.01, 1, a);
+    bytes_b = scalable_empty(10, 0.01, 1, b);
+    store64(b, 64 + 16, 64);
+    bytes_b = 64 + bloom_blob_bytes(64);
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK);
+    CHECK(filter_open(b, bytes_b, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_INVALID);
+    CHECK(filter_compatible(&vb, &va, why) == FILTER_INVALID);
+    store64(b, 64 + 16, 192);
+    b[64 + 8] = 8; /* k */
+    bytes_b = bytes_a;
+    CHECK(filter_open(b, bytes_b, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_INVALID);
+}
+
+/* The golden scalable filter (tests/golden/README.md): built through the core, the golden
+** keys added in order from an empty filter sized for n = 3 at p = 0.01, growing; 3 stages
+** holding 3, 6 and 9 keys (42 once); every key probes 1. */
+static void test_scalable_golden(const char *golden_dir) {
+    static uint8_t built[SCALABLE_BYTES_MAX], golden[1024];
+    key_hash keys[32];
+    size_t nkeys = golden_keys(keys);
+    uint64_t bytes = scalable_empty(3, 0.01, BLOOM_LAYOUT_STANDARD, built);
+    for (size_t i = 0; i < nkeys; i++) {
+        CHECK(scalable_add_growing(built, &bytes, keys[i]) == FILTER_OK);
+    }
+    size_t golden_len = read_golden(golden_dir, &scalable_kind, golden, sizeof golden);
+    CHECK_U64(golden_len, 304);
+    if (!CHECK(golden_len == bytes && memcmp(golden, built, golden_len) == 0)) {
+        fprintf(stderr, "    scalable_v2.hex built: ");
+        for (uint64_t b = 0; b < bytes; b++) {
+            fprintf(stderr, "%02X", built[b]);
+        }
+        fprintf(stderr, "\n");
+        return;
+    }
+    CHECK_U64(scalable_check_stages(golden, golden_len, BLOOM_LAYOUT_STANDARD, 3, 0.01), 3);
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    static const uint64_t n[] = {3, 6, 12}, m[] = {64, 128, 192}, held[] = {3, 6, 9};
+    static const uint32_t k[] = {9, 9, 10};
+    static const uint64_t p_bits[] = {UINT64_C(0x3F60624DD2F1A9FB), UINT64_C(0x3F5A36E2EB1C432C),
+                                      UINT64_C(0x3F54F8B588E368F0)};
+    CHECK(filter_open(golden, golden_len, &view, why) == FILTER_OK);
+    for (int i = 0; i < 3; i++) {
+        scalable_stage s;
+        scalable_stage_at(&view, i, &s);
+        CHECK(s.header.n == n[i] && s.header.m == m[i] && s.header.k == k[i]);
+        CHECK(s.header.keys == held[i] && load64(golden, (size_t)s.offset + 32) == p_bits[i]);
+    }
+    CHECK_U64(keys_of(golden), 18);
+    size_t present = 0;
+    for (size_t i = 0; i < nkeys; i++) {
+        present += scalable_kind.might_contain(&view, keys[i]);
+    }
+    CHECK_U64(present, nkeys);
+    /* Adding a golden key again changes nothing. */
+    memcpy(built, golden, golden_len);
+    CHECK(filter_add(&scalable_kind, built, keys[5]) == FILTER_OK);
+    CHECK(memcmp(built, golden, golden_len) == 0);
+}
+
+/* ---- The count-min kind (docs/format.md section 4.6) ---------------------------------- */
+
+/* Room for the sketches of these tests. */
+enum { CMS_COUNTERS_MAX = 4096, CMS_BYTES_MAX = FILTER_HEADER_BYTES + 8 * CMS_COUNTERS_MAX };
+
+/* A model of section 4.6 written from its words: d rows of w counters, a key's column in row i
+** reduce(mix(h1 + i (h2 OR 1)), w), its estimate the least of its counters; an add raises them
+** by the count (plain) or to at least the old estimate plus the count (conservative). */
+typedef struct cms_model {
+    uint64_t width;
+    uint32_t depth;
+    int conservative;
+    uint64_t total;
+    uint64_t counter[CMS_COUNTERS_MAX];
+} cms_model;
+
+static uint64_t cms_model_column(uint64_t width, uint32_t row, key_hash key) {
+    return bloom_reduce_portable(model_mix(key.h1 + row * (key.h2 | 1)), width);
+}
+
+static uint64_t cms_model_estimate(const cms_model *mo, key_hash key) {
+    uint64_t estimate = UINT64_MAX;
+    for (uint32_t i = 0; i < mo->depth; i++) {
+        uint64_t c = mo->counter[i * mo->width + cms_model_column(mo->width, i, key)];
+        estimate = c < estimate ? c : estimate;
+    }
+    return estimate;
+}
+
+/* Adds count to key: 1, or 0 when the total would pass 2^63 - 1 (the model unchanged). */
+static int cms_model_add(cms_model *mo, key_hash key, uint64_t count) {
+    if (count > COUNTMIN_TOTAL_MAX - mo->total) {
+        return 0;
+    }
+    uint64_t e = cms_model_estimate(mo, key);
+    for (uint32_t i = 0; i < mo->depth; i++) {
+        uint64_t *c = &mo->counter[i * mo->width + cms_model_column(mo->width, i, key)];
+        *c = mo->conservative ? (*c > e + count ? *c : e + count) : *c + count;
+    }
+    mo->total += count;
+    return 1;
+}
+
+/* 1 when the sketch in blob holds the model's counters and total. */
+static int cms_model_matches(const cms_model *mo, const uint8_t *blob) {
+    for (uint64_t j = 0; j < mo->width * mo->depth; j++) {
+        if (load64(blob, 64 + 8 * j) != mo->counter[j]) {
+            return 0;
+        }
+    }
+    return load64(blob, 40) == mo->total && load64(blob, 8) == mo->width &&
+           load64(blob, 16) % (UINT64_C(1) << 32) == mo->depth && blob[20] == mo->conservative;
+}
+
+/* An empty sketch for epsilon, delta and update in blob (CMS_BYTES_MAX), and its model: its
+** length, or 0. */
+static uint64_t cms_empty(double epsilon, double delta, int update, uint8_t *blob, cms_model *mo) {
+    countmin_header h;
+    double bytes;
+    if (countmin_size(epsilon, delta, update, &h, &bytes) != FILTER_OK || bytes > CMS_BYTES_MAX) {
+        return 0;
+    }
+    memset(blob, 0, (size_t)bytes);
+    countmin_write_header(blob, &h);
+    if (mo != NULL) {
+        memset(mo, 0, sizeof *mo);
+        mo->width = h.width;
+        mo->depth = h.depth;
+        mo->conservative = update == COUNTMIN_CONSERVATIVE;
+    }
+    return (uint64_t)bytes;
+}
+
+/* Adds count to key in the sketch in blob, through filter_io_memory: countmin_add_io's status. */
+static filter_status cms_add(uint8_t *blob, key_hash key, uint64_t count, uint64_t *estimate) {
+    filter_view view = {&countmin_kind, 2, 2, KEY_HASH_XXH3_128, blob, 0};
+    filter_io io = filter_io_memory(blob);
+    return countmin_add_io(&view, &io, key, count, estimate);
+}
+
+/* Sizing: w = ceil(e / epsilon), d = max(1, ceil(-ln delta)) up to 64, and the statuses. */
+static void test_countmin_sizing(void) {
+    countmin_header h;
+    double bytes;
+    uint64_t state = 61;
+    int wrong = 0, sized = 0;
+    for (int i = 0; i < 2000; i++) {
+        double epsilon = pow(10.0, -4.0 * (double)(next_random(&state) >> 11) / 9007199254740992.0);
+        double delta = pow(10.0, -30.0 * (double)(next_random(&state) >> 11) / 9007199254740992.0);
+        long double q = expl(1.0L) / (long double)epsilon, l = -logl((long double)delta);
+        long double w = ceill(q), d = ceill(l);
+        if (fabsl(q - roundl(q)) < 1e-6L || fabsl(l - roundl(l)) < 1e-6L || epsilon >= 1.0 ||
+            delta >= 1.0) {
+            continue; /* too near an integer for double and long double to agree */
+        }
+        d = d < 1 ? 1 : d;
+        int update = i % 2;
+        filter_status status = countmin_size(epsilon, delta, update, &h, &bytes);
+        if (d > 64) {
+            wrong += status != FILTER_TOO_MANY_HASHES || h.depth != 65;
+            continue;
+        }
+        wrong += status != FILTER_OK || h.width != (uint64_t)w || h.depth != (uint32_t)d;
+        wrong += h.update != update || h.epsilon != epsilon || h.delta != delta || h.total != 0;
+        wrong += bytes != 64.0 + 8.0 * (double)h.width * h.depth;
+        sized++;
+    }
+    CHECK_U64(wrong, 0);
+    CHECK(sized > 1400);
+    /* The golden sketches' and section 6's. */
+    CHECK(countmin_size(0.5, 0.1, COUNTMIN_PLAIN, &h, &bytes) == FILTER_OK);
+    CHECK(h.width == 6 && h.depth == 3 && bytes == 208);
+    CHECK(countmin_size(0.9, 0.2, COUNTMIN_CONSERVATIVE, &h, &bytes) == FILTER_OK);
+    CHECK(h.width == 4 && h.depth == 2 && bytes == 128 && h.update == 1);
+    /* At least one row; 64 rows down to about e^-64. */
+    CHECK(countmin_size(0.5, 0.999999, 0, &h, &bytes) == FILTER_OK && h.depth == 1);
+    CHECK(countmin_size(0.5, exp(-64.0) * 1.0001, 0, &h, &bytes) == FILTER_OK && h.depth == 64);
+    CHECK(countmin_size(0.5, exp(-64.0) * 0.999, 0, &h, &bytes) == FILTER_TOO_MANY_HASHES);
+    CHECK(h.depth == 65);
+    CHECK(countmin_size(0.5, 1e-300, 0, &h, &bytes) == FILTER_TOO_MANY_HASHES);
+    /* A width near 1: epsilon just below 1. */
+    CHECK(countmin_size(0.99, 0.5, 0, &h, &bytes) == FILTER_OK && h.width == 3);
+    /* Arguments outside their ranges. */
+    static const double bad[] = {0.0, 1.0, -0.5, 2.0, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(countmin_size(bad[i], 0.1, 0, &h, &bytes) == FILTER_BAD_ARGUMENT);
+        CHECK(countmin_size(0.1, bad[i], 0, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    }
+    CHECK(countmin_size(0.1, 0.1, 2, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    CHECK(countmin_size(0.1, 0.1, -1, &h, &bytes) == FILTER_BAD_ARGUMENT);
+    /* Too big for the core, the size still reported; too many rows is said first. */
+    CHECK(countmin_size(1e-300, 0.1, 0, &h, &bytes) == FILTER_TOO_BIG && bytes > 1e300);
+    CHECK(countmin_size(1e-18, 0.5, 0, &h, &bytes) == FILTER_TOO_BIG && bytes > 2.1e19);
+    CHECK(countmin_size(1e-17, 0.5, 0, &h, &bytes) == FILTER_OK && bytes < 2.2e18);
+    CHECK(countmin_size(1e-300, 1e-300, 0, &h, &bytes) == FILTER_TOO_MANY_HASHES);
+    CHECK(strcmp(countmin_update_name(0), "plain") == 0);
+    CHECK(strcmp(countmin_update_name(1), "conservative") == 0 && !countmin_update_name(2));
+
+    /* The header's bytes (section 4.6's table). */
+    uint8_t blob[64];
+    countmin_header w = {UINT64_C(0x0102030405060708), 0x0A0B0C0D, 1, 0.5, 0.1,
+                         UINT64_C(0x1112131415161718)};
+    static const uint8_t expected[64] = {
+        'S',  'Q',  'B',  'F',  2,    2,    6,    1,    /* magic, versions, kind, hash */
+        8,    7,    6,    5,    4,    3,    2,    1,    /* width */
+        0x0D, 0x0C, 0x0B, 0x0A, 1,    0,    0,    0,    /* depth, update, reserved */
+        0,    0,    0,    0,    0,    0,    0xE0, 0x3F, /* epsilon = 0.5 */
+        0x9A, 0x99, 0x99, 0x99, 0x99, 0x99, 0xB9, 0x3F, /* delta = 0.1 */
+        0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11, /* total */
+    };
+    countmin_write_header(blob, &w);
+    CHECK(memcmp(blob, expected, sizeof expected) == 0);
+    filter_view view = {&countmin_kind, 2, 2, 1, blob, 64};
+    countmin_header back = countmin_header_of(&view);
+    CHECK(back.width == w.width && back.depth == w.depth && back.update == 1);
+    CHECK(back.epsilon == 0.5 && back.delta == 0.1 && back.total == w.total);
+}
+
+/* A stream of counts into a plain and a conservative sketch, against the model: the same bytes
+** after every add; every estimate at least the true count, the conservative's at most the
+** plain's; a count of 0 changes nothing; the total stops at 2^63 - 1. */
+static void test_countmin_updates(void) {
+    static uint8_t plain[CMS_BYTES_MAX], cons[CMS_BYTES_MAX], before[CMS_BYTES_MAX];
+    static cms_model mp, mc;
+    enum { KEYS = 300 };
+    static uint64_t truth[KEYS];
+    uint64_t state = 67, bytes = cms_empty(0.05, 0.02, COUNTMIN_PLAIN, plain, &mp);
+    CHECK(bytes == 64 + 8 * 55 * 4 &&
+          cms_empty(0.05, 0.02, COUNTMIN_CONSERVATIVE, cons, &mc) == bytes);
+    memset(truth, 0, sizeof truth);
+    int wrong = 0, lower = 0;
+    for (int step = 0; step < 3000; step++) {
+        uint64_t r = next_random(&state);
+        int key = (int)(r % KEYS) % (r % 3 == 0 ? 10 : KEYS); /* some keys much more often */
+        uint64_t count = (r >> 32) % 7 == 0 ? 0 : (r >> 40) % 1000;
+        uint64_t ep, ec;
+        memcpy(before, cons, (size_t)bytes);
+        wrong += cms_add(plain, mixed_key(key), count, &ep) != FILTER_OK;
+        wrong += cms_add(cons, mixed_key(key), count, &ec) != FILTER_OK;
+        wrong += !cms_model_add(&mp, mixed_key(key), count) ||
+                 !cms_model_add(&mc, mixed_key(key), count);
+        truth[key] += count;
+        /* The estimate after the add: the old one plus the count. */
+        wrong += ep != cms_model_estimate(&mp, mixed_key(key)) ||
+                 ec != cms_model_estimate(&mc, mixed_key(key));
+        wrong += count == 0 && memcmp(before, cons, (size_t)bytes) != 0;
+        if (step % 100 == 99) {
+            wrong += !cms_model_matches(&mp, plain) || !cms_model_matches(&mc, cons);
+        }
+    }
+    filter_view vp, vc;
+    char why[FILTER_WHY_MAX];
+    CHECK(filter_open(plain, bytes, &vp, why) == FILTER_OK);
+    CHECK(filter_open(cons, bytes, &vc, why) == FILTER_OK);
+    for (int key = 0; key < KEYS; key++) {
+        uint64_t ep = countmin_estimate(&vp, mixed_key(key)),
+                 ec = countmin_estimate(&vc, mixed_key(key));
+        wrong += ep < truth[key] || ec < truth[key] || ec > ep;
+        lower += ec < ep;
+        wrong += countmin_kind.might_contain(&vp, mixed_key(key)) != (ep > 0);
+    }
+    for (uint64_t j = 0; j < mp.width * mp.depth; j++) {
+        wrong += load64(cons, 64 + 8 * j) > load64(plain, 64 + 8 * j);
+        wrong += load64(plain, 64 + 8 * j) > mp.total;
+    }
+    wrong += !cms_model_matches(&mp, plain) || !cms_model_matches(&mc, cons);
+    wrong += load64(plain, 40) != load64(cons, 40);
+    CHECK_U64(wrong, 0);
+    CHECK(lower > 100); /* the conservative update makes a difference */
+
+    /* The total stops at 2^63 - 1: an add past it is FILTER_FULL and writes nothing. */
+    uint64_t estimate;
+    store64(plain, 40, COUNTMIN_TOTAL_MAX - 5);
+    memcpy(before, plain, (size_t)bytes);
+    CHECK(cms_add(plain, key_hash_integer(1), 6, &estimate) == FILTER_FULL);
+    CHECK(memcmp(before, plain, (size_t)bytes) == 0);
+    CHECK(cms_add(plain, key_hash_integer(1), 0, &estimate) == FILTER_OK);
+    CHECK(memcmp(before, plain, (size_t)bytes) == 0);
+    CHECK(cms_add(plain, key_hash_integer(1), 5, &estimate) == FILTER_OK);
+    CHECK_U64(load64(plain, 40), COUNTMIN_TOTAL_MAX);
+    CHECK(filter_open(plain, bytes, &vp, why) == FILTER_OK);
+    CHECK_U64(estimate, countmin_estimate(&vp, key_hash_integer(1)));
+    CHECK(cms_add(plain, key_hash_integer(2), 1, &estimate) == FILTER_FULL);
+    CHECK(filter_add(&countmin_kind, plain, key_hash_integer(2)) == FILTER_FULL);
+    CHECK(countmin_kind.full_advice != NULL);
+
+    /* Counters above the total (not as section 4.6 writes them, yet valid: they are not read):
+    ** the estimate is at most the total, a plain add and a union keep sums at 2^63 - 1. */
+    uint8_t above[64 + 8 * 3], merged[64 + 8 * 3];
+    countmin_header three = {1, 3, COUNTMIN_PLAIN, 0.9, 0.5, 5};
+    memset(above, 0, sizeof above);
+    countmin_write_header(above, &three);
+    store64(above, 64, UINT64_MAX);
+    store64(above, 72, COUNTMIN_TOTAL_MAX - 1);
+    store64(above, 80, 9);
+    CHECK(filter_open(above, sizeof above, &vp, why) == FILTER_OK);
+    CHECK_U64(countmin_estimate(&vp, key_hash_integer(7)), 5);
+    CHECK(cms_add(above, key_hash_integer(7), 3, &estimate) == FILTER_OK && estimate == 8);
+    CHECK(load64(above, 64) == COUNTMIN_TOTAL_MAX && load64(above, 72) == COUNTMIN_TOTAL_MAX);
+    CHECK(load64(above, 80) == 12 && load64(above, 40) == 8);
+    CHECK(filter_open(above, sizeof above, &vp, why) == FILTER_OK);
+    memcpy(merged, above, sizeof merged);
+    CHECK(countmin_kind.merge(merged, &vp) == FILTER_OK);
+    CHECK(load64(merged, 64) == COUNTMIN_TOTAL_MAX && load64(merged, 72) == COUNTMIN_TOTAL_MAX);
+    CHECK(load64(merged, 80) == 24 && load64(merged, 40) == 16);
+
+    /* A key whose columns coincide in every row still has d counters, one a row. */
+    uint8_t narrow[64 + 8 * 3];
+    countmin_header one = {1, 3, COUNTMIN_PLAIN, 0.99, 0.5, 0};
+    memset(narrow, 0, sizeof narrow);
+    countmin_write_header(narrow, &one);
+    CHECK(cms_add(narrow, key_hash_text("x", 1), 4, &estimate) == FILTER_OK && estimate == 4);
+    CHECK(load64(narrow, 64) == 4 && load64(narrow, 72) == 4 && load64(narrow, 80) == 4);
+    narrow[20] = COUNTMIN_CONSERVATIVE;
+    CHECK(cms_add(narrow, key_hash_text("y", 1), 3, &estimate) == FILTER_OK && estimate == 7);
+    CHECK(load64(narrow, 64) == 7 && load64(narrow, 72) == 7 && load64(narrow, 80) == 7);
+}
+
+/* The _io operations through filter_io_memory with a view of the header alone give the answers
+** and bytes of the operations in memory; a failing read or write is FILTER_IO_FAILED. */
+static void test_countmin_io(void) {
+    static uint8_t a[CMS_BYTES_MAX], b[CMS_BYTES_MAX], work[CMS_BYTES_MAX];
+    uint8_t header[FILTER_HEADER_BYTES];
+    for (int update = 0; update < 2; update++) {
+        uint64_t bytes = cms_empty(0.1, 0.05, update, a, NULL);
+        filter_view va, vb;
+        char why[FILTER_WHY_MAX];
+        int wrong = 0, absent = 0;
+        CHECK(bytes == 64 + 8 * 28 * 3 && countmin_kind.add == NULL);
+        memcpy(b, a, (size_t)bytes);
+        for (int64_t i = 0; i < 500; i++) {
+            key_hash probe = mixed_key(-i - 1), add = mixed_key(i / 3);
+            filter_io io = filter_io_memory(b);
+            int answer = -1, was_absent = -1;
+            uint64_t estimate_io = 0;
+            wrong += filter_open(a, bytes, &va, why) != FILTER_OK;
+            wrong += filter_open(b, bytes, &vb, why) != FILTER_OK;
+            memcpy(header, b, sizeof header);
+            vb.blob = header;
+            wrong += countmin_kind.might_contain_io(&vb, &io, probe, &answer) != FILTER_OK;
+            wrong += answer != countmin_kind.might_contain(&va, probe);
+            wrong += countmin_estimate_io(&vb, &io, probe, &estimate_io) != FILTER_OK;
+            wrong += estimate_io != countmin_estimate(&va, probe);
+            int before = countmin_kind.might_contain(&va, add);
+            absent += !before;
+            wrong += filter_add(&countmin_kind, a, add) != FILTER_OK;
+            wrong += countmin_kind.add_io(&vb, &io, add, &was_absent) != FILTER_OK;
+            wrong += was_absent != !before || memcmp(a, b, (size_t)bytes) != 0;
+        }
+        CHECK_U64(wrong, 0);
+        CHECK(absent > 20 && load64(a, 40) == 500);
+        /* Each read or write failing in turn. */
+        counted_io state;
+        key_hash key = key_hash_text("io", 2);
+        int failed = 0, calls = 0;
+        uint64_t estimate;
+        filter_status status = FILTER_IO_FAILED;
+        CHECK(filter_open(a, bytes, &va, why) == FILTER_OK);
+        for (int fail_at = 0; status == FILTER_IO_FAILED && fail_at < 100; fail_at++) {
+            memcpy(work, a, (size_t)bytes);
+            filter_io io = counted(&state, work, fail_at);
+            status = countmin_add_io(&va, &io, key, 3, &estimate);
+            failed += status == FILTER_IO_FAILED;
+            calls = state.calls;
+        }
+        CHECK(status == FILTER_OK && failed == calls && calls >= 3 + 1); /* reads, total */
+        CHECK(state.writes <= 3 + 1);
+        filter_io io = counted(&state, work, 0);
+        CHECK(countmin_estimate_io(&va, &io, key, &estimate) == FILTER_IO_FAILED);
+        int answer;
+        io = counted(&state, work, 2);
+        CHECK(countmin_kind.might_contain_io(&va, &io, key, &answer) == FILTER_IO_FAILED);
+        io = counted(&state, work, -1);
+        CHECK(countmin_estimate_io(&va, &io, key, &estimate) == FILTER_OK && estimate >= 3);
+        CHECK(state.calls == 3 && state.writes == 0); /* one read a row */
+    }
+}
+
+/* docs/format.md section 5, the checks of kind 6, row by row with the table's messages. */
+static void test_countmin_validation(void) {
+    static uint8_t blob[CMS_BYTES_MAX];
+    char expected[FILTER_WHY_MAX];
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    uint64_t bytes = cms_empty(0.5, 0.1, COUNTMIN_PLAIN, blob, NULL);
+    if (!CHECK(bytes == 208 && filter_open(blob, bytes, &view, why) == FILTER_OK)) {
+        return;
+    }
+    CHECK(view.kind == &countmin_kind && view.version == 2 && view.min_reader_version == 2);
+    expect_invalid_at(blob, 208, 16, 65, 4, "corrupt filter: depth 65 is outside 1..64");
+    expect_invalid_at(blob, 208, 16, 0, 4, "corrupt filter: depth 0 is outside 1..64");
+    expect_invalid_at(blob, 208, 16, UINT32_MAX, 4,
+                      "corrupt filter: depth 4294967295 is outside 1..64");
+    expect_invalid(blob, 209, "corrupt filter: width 6 and depth 3 do not fill 209 bytes");
+    expect_invalid(blob, 207, "corrupt filter: width 6 and depth 3 do not fill 207 bytes");
+    expect_invalid(blob, 64, "corrupt filter: width 6 and depth 3 do not fill 64 bytes");
+    expect_invalid_at(blob, 208, 8, 0, 8,
+                      "corrupt filter: width 0 and depth 3 do not fill 208 bytes");
+    expect_invalid_at(blob, 208, 8, 7, 8,
+                      "corrupt filter: width 7 and depth 3 do not fill 208 bytes");
+    expect_invalid_at(blob, 208, 16, 2, 4,
+                      "corrupt filter: width 6 and depth 2 do not fill 208 bytes");
+    /* 64 + 8 w d wraps to the length: still refused. */
+    expect_invalid_at(blob, 208, 8, 6 + (UINT64_C(1) << 61), 8,
+                      "corrupt filter: width 2305843009213693958 and depth 3 do not fill 208 "
+                      "bytes");
+    expect_invalid_at(blob, 208, 8, UINT64_MAX, 8,
+                      "corrupt filter: width 18446744073709551615 and depth 3 do not fill 208 "
+                      "bytes");
+    expect_invalid_at(blob, 208, 20, 2, 1, "corrupt filter: update 2 is not 0 or 1");
+    expect_invalid_at(blob, 208, 20, 255, 1, "corrupt filter: update 255 is not 0 or 1");
+    expect_invalid_at(blob, 208, 24, 0, 8, "corrupt filter: epsilon = 0 is not between 0 and 1");
+    expect_invalid_at(blob, 208, 24, 0x3FF0000000000000, 8,
+                      "corrupt filter: epsilon = 1 is not between 0 and 1");
+    expect_invalid_at(blob, 208, 24, 0x7FF8000000000000, 8,
+                      "corrupt filter: epsilon = NaN is not between 0 and 1");
+    expect_invalid_at(blob, 208, 32, 0x3FF0000000000000, 8,
+                      "corrupt filter: delta = 1 is not between 0 and 1");
+    expect_invalid_at(blob, 208, 32, 0xFFF0000000000000, 8,
+                      "corrupt filter: delta = -Inf is not between 0 and 1");
+    expect_invalid_at(blob, 208, 32, 0xBFB999999999999A, 8,
+                      "corrupt filter: delta = -0.1 is not between 0 and 1");
+    expect_invalid_at(blob, 208, 40, UINT64_C(1) << 63, 8,
+                      "corrupt filter: total 9223372036854775808 is more than "
+                      "9223372036854775807");
+    expect_invalid_at(blob, 208, 40, UINT64_MAX, 8,
+                      "corrupt filter: total 18446744073709551615 is more than "
+                      "9223372036854775807");
+    store64(blob, 40, COUNTMIN_TOTAL_MAX);
+    CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK);
+    for (size_t off = 21; off < 64; off++) {
+        if (off == 24) {
+            off = 48; /* skip epsilon, delta and total */
+        }
+        snprintf(expected, sizeof expected, "corrupt filter: reserved byte %zu is 0x01, not 0",
+                 off);
+        expect_invalid_at(blob, 208, off, 1, 1, expected);
+    }
+    /* The first check that fails is the error. */
+    blob[20] = 7;
+    expect_invalid_at(blob, 208, 16, 0, 4, "corrupt filter: depth 0 is outside 1..64");
+    expect_invalid_at(blob, 208, 8, 5, 8,
+                      "corrupt filter: width 5 and depth 3 do not fill 208 "
+                      "bytes");
+    blob[20] = 0;
+    blob[21] = 1;
+    expect_invalid_at(blob, 208, 40, UINT64_MAX, 8,
+                      "corrupt filter: total 18446744073709551615 is more than "
+                      "9223372036854775807");
+    /* A newer writer owns the reserved bytes; 64 rows of one counter are a sketch. */
+    blob[4] = 3;
+    blob[23] = blob[63] = 0xA5;
+    CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK);
+    uint8_t deep[64 + 8 * 64];
+    countmin_header h = {1, 64, COUNTMIN_CONSERVATIVE, 0.9, 0.5, 0};
+    memset(deep, 0, sizeof deep);
+    countmin_write_header(deep, &h);
+    CHECK(filter_open(deep, sizeof deep, &view, why) == FILTER_OK);
+}
+
+/* Union: counters and totals summed, epsilon and delta of the first; refused for another width,
+** depth or update; FILTER_FULL when the totals pass 2^63 - 1. */
+static void test_countmin_merge(void) {
+    static uint8_t a[CMS_BYTES_MAX], b[CMS_BYTES_MAX], both[CMS_BYTES_MAX], copy[CMS_BYTES_MAX];
+    static cms_model all;
+    filter_view va, vb;
+    char why[FILTER_WHY_MAX];
+    for (int update = 0; update < 2; update++) {
+        /* epsilon 0.5 and 0.49 both give 6 counters a row. */
+        uint64_t bytes = cms_empty(0.5, 0.1, update, a, NULL);
+        CHECK(cms_empty(0.49, 0.1, update, b, NULL) == bytes);
+        CHECK(cms_empty(0.5, 0.1, COUNTMIN_PLAIN, both, &all) == bytes);
+        uint64_t state = 71, truth[40] = {0}, estimate;
+        for (int i = 0; i < 200; i++) {
+            uint64_t r = next_random(&state), count = r % 50;
+            int key = (int)((r >> 32) % 40);
+            CHECK(cms_add(i % 2 ? a : b, mixed_key(key), count, &estimate) == FILTER_OK);
+            CHECK(cms_add(both, mixed_key(key), count, &estimate) == FILTER_OK);
+            truth[key] += count;
+        }
+        CHECK(filter_open(a, bytes, &va, why) == FILTER_OK);
+        CHECK(filter_open(b, bytes, &vb, why) == FILTER_OK);
+        CHECK(filter_compatible(&va, &vb, why) == FILTER_OK);
+        filter_copy(copy, &va);
+        CHECK(countmin_kind.merge(copy, &vb) == FILTER_OK);
+        CHECK(load64(copy, 40) == load64(a, 40) + load64(b, 40) &&
+              load64(copy, 40) == load64(both, 40));
+        CHECK(memcmp(copy, a, 40) == 0); /* the header of the first: epsilon 0.5 */
+        int wrong = 0;
+        for (uint64_t j = 0; j < 18; j++) {
+            uint64_t sum = load64(copy, 64 + 8 * j);
+            wrong += sum != load64(a, 64 + 8 * j) + load64(b, 64 + 8 * j);
+            wrong += sum > load64(both, 64 + 8 * j); /* the plain sketch of both streams */
+            wrong += update == 0 && sum != load64(both, 64 + 8 * j);
+        }
+        filter_view vu;
+        CHECK(filter_open(copy, bytes, &vu, why) == FILTER_OK);
+        for (int key = 0; key < 40; key++) {
+            wrong += countmin_estimate(&vu, mixed_key(key)) < truth[key];
+        }
+        CHECK_U64(wrong, 0);
+        /* The totals past 2^63 - 1: FILTER_FULL, nothing written. */
+        store64(a, 40, COUNTMIN_TOTAL_MAX - load64(b, 40) + 1);
+        CHECK(filter_open(a, bytes, &va, why) == FILTER_OK);
+        filter_copy(copy, &va);
+        memcpy(both, copy, (size_t)bytes);
+        CHECK(countmin_kind.merge(copy, &vb) == FILTER_FULL);
+        CHECK(memcmp(copy, both, (size_t)bytes) == 0);
+        store64(a, 40, COUNTMIN_TOTAL_MAX - load64(b, 40));
+        CHECK(filter_open(a, bytes, &va, why) == FILTER_OK);
+        filter_copy(copy, &va);
+        CHECK(countmin_kind.merge(copy, &vb) == FILTER_OK &&
+              load64(copy, 40) == COUNTMIN_TOTAL_MAX);
+    }
+    /* Another width, depth or update: refused, with what they were built with. */
+    uint64_t bytes_a = cms_empty(0.5, 0.1, COUNTMIN_PLAIN, a, NULL);
+    uint64_t bytes_b = cms_empty(0.25, 0.1, COUNTMIN_PLAIN, b, NULL);
+    CHECK(filter_open(a, bytes_a, &va, why) == FILTER_OK);
+    CHECK(filter_open(b, bytes_b, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: count-min sketches of width 6 and depth 3 (epsilon = "
+                   "0.5, delta = 0.1) and of width 11 and depth 3 (epsilon = 0.25, delta = 0.1); "
+                   "build both with the same epsilon and delta");
+    bytes_b = cms_empty(0.5, 0.01, COUNTMIN_PLAIN, b, NULL);
+    CHECK(filter_open(b, bytes_b, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&vb, &va, why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: count-min sketches of width 6 and depth 5 (epsilon = "
+                   "0.5, delta = 0.01) and of width 6 and depth 3 (epsilon = 0.5, delta = 0.1); "
+                   "build both with the same epsilon and delta");
+    bytes_b = cms_empty(0.5, 0.1, COUNTMIN_CONSERVATIVE, b, NULL);
+    CHECK(filter_open(b, bytes_b, &vb, why) == FILTER_OK);
+    CHECK(filter_compatible(&va, &vb, why) == FILTER_INVALID);
+    CHECK_STR(why, "incompatible filters: a count-min sketch of the plain update and one of the "
+                   "conservative update; build both with the same update");
+}
+
+/* The golden sketches (tests/golden/README.md): built through the core, each golden key counted
+** its row number (1 to 19), and their estimates as the README gives them. */
+static void test_countmin_golden(const char *golden_dir) {
+    static const uint64_t plain_estimates[] = {1,  6,  6,  25, 33, 14, 14, 18, 37, 18,
+                                               33, 12, 25, 57, 37, 42, 33, 34, 25};
+    static const uint64_t conservative_estimates[] = {1,  3,  3,  13, 27, 14, 14, 12, 18, 18,
+                                                      28, 12, 13, 27, 18, 28, 28, 29, 23};
+    static const char *files[] = {"countmin_v2.hex", "countmin_conservative_v2.hex"};
+    key_hash keys[32];
+    size_t nkeys = golden_keys(keys);
+    uint64_t truth[32] = {0};
+    for (size_t i = 0; i < nkeys; i++) {
+        for (size_t j = 0; j < nkeys; j++) {
+            truth[i] += same_hash(keys[i], keys[j]) ? j + 1 : 0; /* 42: 6 + 7 */
+        }
+    }
+    CHECK(nkeys == 19 && truth[5] == 13 && truth[6] == 13 && truth[18] == 19);
+    uint8_t golden[2][512];
+    filter_view views[2];
+    char why[FILTER_WHY_MAX], path[4096];
+    for (int update = 0; update < 2; update++) {
+        uint8_t built[512];
+        uint64_t estimate, bytes = cms_empty(0.5, 0.1, update, built, NULL);
+        for (size_t i = 0; i < nkeys; i++) {
+            CHECK(cms_add(built, keys[i], i + 1, &estimate) == FILTER_OK);
+        }
+        snprintf(path, sizeof path, "%s/%s", golden_dir, files[update]);
+        size_t golden_len = read_hex_file(path, golden[update], sizeof golden[update]);
+        CHECK_U64(golden_len, 208);
+        if (!CHECK(golden_len == bytes && memcmp(golden[update], built, golden_len) == 0)) {
+            fprintf(stderr, "    %s built: ", files[update]);
+            for (uint64_t b = 0; b < bytes; b++) {
+                fprintf(stderr, "%02X", built[b]);
+            }
+            fprintf(stderr, "\n");
+            return;
+        }
+        CHECK(filter_open(golden[update], golden_len, &views[update], why) == FILTER_OK);
+        countmin_header h = countmin_header_of(&views[update]);
+        CHECK(h.width == 6 && h.depth == 3 && h.update == update && h.total == 190);
+        CHECK(h.epsilon == 0.5 && h.delta == 0.1);
+    }
+    int wrong = 0;
+    for (size_t i = 0; i < nkeys; i++) {
+        uint64_t ep = countmin_estimate(&views[0], keys[i]);
+        uint64_t ec = countmin_estimate(&views[1], keys[i]);
+        wrong += ep != plain_estimates[i] || ec != conservative_estimates[i];
+        wrong += ec < truth[i] || ec > ep || countmin_kind.might_contain(&views[1], keys[i]) != 1;
+    }
+    CHECK_U64(wrong, 0);
+}
+
+/* The kind-5 and kind-6 vectors of docs/format.md section 6: the bytes, rebuilt through the core
+** as the text says, and each row of their tables. */
+static void test_format_kind_vectors(const char *format_path) {
+    FILE *f = fopen(format_path, "r");
+    char line[512];
+    static uint8_t scalable[1024], sketch[256], built[SCALABLE_BYTES_MAX];
+    size_t scalable_len = 0, sketch_len = 0;
+    int inside = 0, scalable_rows = 0, sketch_rows = 0;
+    if (!CHECK(f != NULL)) {
+        return;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strstr(line, "<!-- scalable-vector:begin -->") != NULL) {
+            inside = 5;
+        } else if (strstr(line, "<!-- countmin-vector:begin -->") != NULL) {
+            inside = 6;
+        } else if (strstr(line, "-vector:end -->") != NULL) {
+            inside = 0;
+        } else if (inside && strchr("0123456789ABCDEF", line[0]) != NULL && line[0] != '\0') {
+            uint8_t *out = inside == 5 ? scalable + scalable_len : sketch + sketch_len;
+            size_t cap = inside == 5 ? sizeof scalable - scalable_len : sizeof sketch - sketch_len;
+            size_t got = 0;
+            for (char *s = line; *s != '\0' && *s != '\n' && got < cap; s++) {
+                if (*s != ' ') {
+                    got += parse_hex(s, out + got, 1);
+                    s++;
+                }
+            }
+            *(inside == 5 ? &scalable_len : &sketch_len) += got;
+        }
+    }
+    fclose(f);
+    /* Kind 5: bloom_build(k, 1, 0.1, 'scalable') over 1, 2, 3. */
+    uint64_t bytes = scalable_empty(1, 0.1, BLOOM_LAYOUT_STANDARD, built);
+    for (int64_t i = 1; i <= 3; i++) {
+        CHECK(scalable_add_growing(built, &bytes, key_hash_integer(i)) == FILTER_OK);
+    }
+    CHECK_U64(scalable_len, 208);
+    CHECK(scalable_len == bytes && memcmp(scalable, built, scalable_len) == 0);
+    CHECK(load64(scalable, 64 + 32) == UINT64_C(0x3F947AE147AE147A)); /* p_0, as the text says */
+    CHECK(load64(scalable, 136 + 32) == UINT64_C(0x3F90624DD2F1A9FB));
+    /* Kind 6: the plain sketch, and the conservative one the text derives from it. */
+    uint64_t estimate;
+    for (int update = 0; update < 2; update++) {
+        uint64_t sketch_bytes = cms_empty(0.9, 0.2, update, built, NULL);
+        static const struct {
+            int64_t key;
+            uint64_t count;
+        } rows[] = {{1, 3}, {-1, 2}, {-2, 1}, {1, 1}}; /* -1: 'hello', -2: 1.5 */
+        for (size_t i = 0; i < 4; i++) {
+            key_hash key = rows[i].key == -1   ? key_hash_text("hello", 5)
+                           : rows[i].key == -2 ? key_hash_real(1.5)
+                                               : key_hash_integer(rows[i].key);
+            CHECK(cms_add(built, key, rows[i].count, &estimate) == FILTER_OK);
+        }
+        uint8_t expected[128];
+        memcpy(expected, sketch, sizeof expected);
+        if (update == COUNTMIN_CONSERVATIVE) {
+            expected[20] = 1;
+            store64(expected, 64 + 8 * (1 * 4 + 0), 2);
+        }
+        CHECK_U64(sketch_len, 128);
+        CHECK(sketch_len == sketch_bytes && memcmp(expected, built, sketch_len) == 0);
+    }
+    /* The tables. */
+    f = fopen(format_path, "r");
+    if (!CHECK(f != NULL)) {
+        return;
+    }
+    filter_view vs, vp, vc;
+    char why[FILTER_WHY_MAX];
+    uint8_t conservative[128];
+    memcpy(conservative, sketch, sizeof conservative);
+    conservative[20] = 1;
+    store64(conservative, 64 + 8 * 4, 2);
+    CHECK(filter_open(scalable, scalable_len, &vs, why) == FILTER_OK);
+    CHECK(filter_open(sketch, sketch_len, &vp, why) == FILTER_OK);
+    CHECK(filter_open(conservative, sketch_len, &vc, why) == FILTER_OK);
+    while (fgets(line, sizeof line, f) != NULL) {
+        char key[64], text[4][64];
+        unsigned probe;
+        if (strstr(line, "<!-- scalable-vector:begin -->") != NULL) {
+            inside = 5;
+        } else if (strstr(line, "<!-- countmin-vector:begin -->") != NULL) {
+            inside = 6;
+        } else if (strstr(line, "-vector:end -->") != NULL) {
+            inside = 0;
+        } else if (inside == 5 && sscanf(line, "| `%63[^`]` | %63[0-9 ] | %63[a-z0-9 ] | %u |", key,
+                                         text[0], text[1], &probe) == 4) {
+            key_hash h = hash_of_literal(key);
+            bloom_header stage = header_of(64, 6, BLOOM_LAYOUT_STANDARD);
+            char computed[128], answering[64] = "";
+            CHECK_STR(positions_text(&stage, h, computed), trim(text[0]));
+            for (int i = 0; i < 2; i++) {
+                if (bloom_test(scalable + 64 + 72 * i + 64, &stage, h)) {
+                    snprintf(answering + strlen(answering), 8, "%s%d", answering[0] ? " " : "", i);
+                }
+            }
+            CHECK_STR(answering[0] ? answering : "none", trim(text[1]));
+            CHECK_U64(scalable_kind.might_contain(&vs, h), probe);
+            scalable_rows++;
+        } else if (inside == 6 &&
+                   sscanf(line, "| `%63[^`]` | %63[0-9 ] | %63[0-9 ] | %63[0-9 ] | %63[0-9 ] |",
+                          key, text[0], text[1], text[2], text[3]) == 5) {
+            key_hash h = hash_of_literal(key);
+            char columns[64], plain[64], cons[64];
+            uint64_t c0 = cms_model_column(4, 0, h), c1 = cms_model_column(4, 1, h);
+            snprintf(columns, sizeof columns, "%llu %llu", (unsigned long long)c0,
+                     (unsigned long long)c1);
+            snprintf(plain, sizeof plain, "%llu %llu",
+                     (unsigned long long)load64(sketch, 64 + 8 * c0),
+                     (unsigned long long)load64(sketch, 64 + 8 * (4 + c1)));
+            snprintf(cons, sizeof cons, "%llu %llu",
+                     (unsigned long long)load64(conservative, 64 + 8 * c0),
+                     (unsigned long long)load64(conservative, 64 + 8 * (4 + c1)));
+            CHECK_STR(columns, trim(text[0]));
+            CHECK_STR(plain, trim(text[1]));
+            CHECK_STR(cons, trim(text[2]));
+            CHECK_U64(countmin_estimate(&vp, h), strtoull(text[3], NULL, 10));
+            CHECK_U64(countmin_estimate(&vc, h), strtoull(text[3], NULL, 10));
+            sketch_rows++;
+        }
+    }
+    fclose(f);
+    CHECK_U64(scalable_rows, 6);
+    CHECK_U64(sketch_rows, 7);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s GOLDEN_DIR FORMAT\n", argv[0]);
@@ -2821,5 +4272,17 @@ int main(int argc, char **argv) {
     test_cuckoo_golden(argv[1]);
     test_cuckoo_measure();
     test_cuckoo_io_failures();
+    test_scalable_sizing();
+    test_scalable_grow();
+    test_scalable_grow_limits();
+    test_scalable_io();
+    test_scalable_validation();
+    test_scalable_merge();
+    test_countmin_sizing();
+    test_countmin_updates();
+    test_countmin_io();
+    test_countmin_validation();
+    test_countmin_merge();
+    test_format_kind_vectors(argv[2]);
     return check_report("test_core");
 }

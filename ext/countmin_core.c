@@ -1,0 +1,283 @@
+/*
+** countmin_core.c: the count-min sketch kind. See countmin_core.h for the
+** contracts and docs/format.md for the bytes.
+*/
+#include "countmin_core.h"
+
+#include "bloom_core.h"
+#include "little_endian.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Offsets of the header's fields, after the prelude. */
+enum {
+    OFF_WIDTH = 8,
+    OFF_DEPTH = 16,
+    OFF_UPDATE = 20,
+    OFF_RESERVED_A = 21, /* 3 bytes */
+    OFF_EPSILON = 24,
+    OFF_DELTA = 32,
+    OFF_TOTAL = 40
+};
+
+/* Bytes of a counter. */
+enum { COUNTER_BYTES = COUNTMIN_COUNTER_BITS / 8 };
+
+const char *countmin_update_name(int update) {
+    return update == COUNTMIN_PLAIN          ? "plain"
+           : update == COUNTMIN_CONSERVATIVE ? "conservative"
+                                             : NULL;
+}
+
+filter_status countmin_size(double epsilon, double delta, int update, countmin_header *out,
+                            double *bytes_needed) {
+    memset(out, 0, sizeof *out);
+    *bytes_needed = 0;
+    if (filter_check_rate(epsilon) != FILTER_OK || filter_check_rate(delta) != FILTER_OK ||
+        countmin_update_name(update) == NULL) {
+        return FILTER_BAD_ARGUMENT;
+    }
+    out->epsilon = epsilon;
+    out->delta = delta;
+    out->update = (uint8_t)update;
+    double width = ceil(exp(1.0) / epsilon), depth = ceil(-log(delta));
+    depth = depth < 1 ? 1 : depth;
+    out->depth = depth > COUNTMIN_DEPTH_MAX ? COUNTMIN_DEPTH_MAX + 1 : (uint32_t)depth;
+    if (depth > COUNTMIN_DEPTH_MAX) {
+        return FILTER_TOO_MANY_HASHES;
+    }
+    *bytes_needed = FILTER_HEADER_BYTES + width * depth * COUNTER_BYTES;
+    if (*bytes_needed > BLOOM_MAX_BYTES) {
+        return FILTER_TOO_BIG;
+    }
+    out->width = (uint64_t)width;
+    return FILTER_OK;
+}
+
+void countmin_write_header(uint8_t *blob, const countmin_header *h) {
+    memset(blob, 0, FILTER_HEADER_BYTES);
+    filter_write_prelude(blob, &countmin_kind, KEY_HASH_XXH3_128);
+    le_store64(blob + OFF_WIDTH, h->width);
+    le_store32(blob + OFF_DEPTH, h->depth);
+    blob[OFF_UPDATE] = h->update;
+    le_store64(blob + OFF_EPSILON, le_double_bits(h->epsilon));
+    le_store64(blob + OFF_DELTA, le_double_bits(h->delta));
+    le_store64(blob + OFF_TOTAL, h->total);
+}
+
+countmin_header countmin_header_of(const filter_view *f) {
+    countmin_header h;
+    h.width = le_load64(f->blob + OFF_WIDTH);
+    h.depth = le_load32(f->blob + OFF_DEPTH);
+    h.update = f->blob[OFF_UPDATE];
+    h.epsilon = le_bits_double(le_load64(f->blob + OFF_EPSILON));
+    h.delta = le_bits_double(le_load64(f->blob + OFF_DELTA));
+    h.total = le_load64(f->blob + OFF_TOTAL);
+    return h;
+}
+
+/* The kind's validate: the fields, and the counters filling the BLOB. */
+static filter_status validate(const filter_view *f, char *why) {
+    countmin_header h = countmin_header_of(f);
+    char text[32];
+    if (h.depth < 1 || h.depth > COUNTMIN_DEPTH_MAX) {
+        return filter_invalid(why, "corrupt filter: depth %lu is outside 1..%d",
+                              (unsigned long)h.depth, COUNTMIN_DEPTH_MAX);
+    }
+    if (h.width < 1 || h.width > (f->bytes - FILTER_HEADER_BYTES) / COUNTER_BYTES / h.depth ||
+        FILTER_HEADER_BYTES + h.width * h.depth * COUNTER_BYTES != f->bytes) {
+        return filter_invalid(
+            why, "corrupt filter: width %llu and depth %lu do not fill %llu bytes",
+            (unsigned long long)h.width, (unsigned long)h.depth, (unsigned long long)f->bytes);
+    }
+    if (countmin_update_name(h.update) == NULL) {
+        return filter_invalid(why, "corrupt filter: update %u is not 0 or 1", h.update);
+    }
+    if (filter_check_rate(h.epsilon) != FILTER_OK) {
+        return filter_invalid(why, "corrupt filter: epsilon = %s is not between 0 and 1",
+                              filter_format_double(text, h.epsilon));
+    }
+    if (filter_check_rate(h.delta) != FILTER_OK) {
+        return filter_invalid(why, "corrupt filter: delta = %s is not between 0 and 1",
+                              filter_format_double(text, h.delta));
+    }
+    if (h.total > COUNTMIN_TOTAL_MAX) {
+        return filter_invalid(why, "corrupt filter: total %llu is more than %llu",
+                              (unsigned long long)h.total, (unsigned long long)COUNTMIN_TOTAL_MAX);
+    }
+    return filter_check_reserved(f, OFF_RESERVED_A, OFF_EPSILON, why);
+}
+
+/* The byte offsets of key's counters, one a row, into offsets[0..depth-1]: row i's column is
+** the i-th position of a standard Bloom filter of k = depth and m = width. */
+static void counter_offsets(const countmin_header *h, key_hash key, uint64_t *offsets) {
+    bloom_header positions = {BLOOM_LAYOUT_STANDARD, h->depth, h->width, 0, 0, 0};
+    bloom_positions(&positions, key, offsets);
+    for (uint32_t i = 0; i < h->depth; i++) {
+        offsets[i] = FILTER_HEADER_BYTES + (i * h->width + offsets[i]) * COUNTER_BYTES;
+    }
+}
+
+/* a + b, at most COUNTMIN_TOTAL_MAX: counters of a sketch this code wrote never reach it, but
+** those of a crafted one may be anything. */
+static uint64_t add_counts(uint64_t a, uint64_t b) {
+    return a > COUNTMIN_TOTAL_MAX || b > COUNTMIN_TOTAL_MAX - a ? COUNTMIN_TOTAL_MAX : a + b;
+}
+
+uint64_t countmin_estimate(const filter_view *f, key_hash key) {
+    countmin_header h = countmin_header_of(f);
+    uint64_t offsets[COUNTMIN_DEPTH_MAX], estimate = h.total; /* no count is above the total */
+    counter_offsets(&h, key, offsets);
+    for (uint32_t i = 0; i < h.depth; i++) {
+        uint64_t counter = le_load64(f->blob + offsets[i]);
+        estimate = counter < estimate ? counter : estimate;
+    }
+    return estimate;
+}
+
+/* Reads key's counters through io into counters, their offsets into offsets, and the least
+** into *estimate. */
+static filter_status read_counters(const countmin_header *h, filter_io *io, key_hash key,
+                                   uint64_t *offsets, uint64_t *counters, uint64_t *estimate) {
+    counter_offsets(h, key, offsets);
+    *estimate = h->total; /* no count is above the total */
+    for (uint32_t i = 0; i < h->depth; i++) {
+        uint8_t bytes[COUNTER_BYTES];
+        if (io->read(io->state, offsets[i], bytes, sizeof bytes) != 0) {
+            return FILTER_IO_FAILED;
+        }
+        counters[i] = le_load64(bytes);
+        *estimate = counters[i] < *estimate ? counters[i] : *estimate;
+    }
+    return FILTER_OK;
+}
+
+filter_status countmin_estimate_io(const filter_view *f, filter_io *io, key_hash key,
+                                   uint64_t *estimate) {
+    countmin_header h = countmin_header_of(f);
+    uint64_t offsets[COUNTMIN_DEPTH_MAX], counters[COUNTMIN_DEPTH_MAX];
+    return read_counters(&h, io, key, offsets, counters, estimate);
+}
+
+/* Writes the 64-bit value v at offset through io. */
+static int write_counter(filter_io *io, uint64_t offset, uint64_t v) {
+    uint8_t bytes[COUNTER_BYTES];
+    le_store64(bytes, v);
+    return io->write(io->state, offset, bytes, sizeof bytes);
+}
+
+filter_status countmin_add_io(const filter_view *f, filter_io *io, key_hash key, uint64_t count,
+                              uint64_t *estimate) {
+    countmin_header h = countmin_header_of(f);
+    uint64_t offsets[COUNTMIN_DEPTH_MAX], counters[COUNTMIN_DEPTH_MAX], before;
+    filter_status status = read_counters(&h, io, key, offsets, counters, &before);
+    *estimate = before;
+    if (status != FILTER_OK || count == 0) {
+        return status;
+    }
+    if (count > COUNTMIN_TOTAL_MAX - h.total) {
+        return FILTER_FULL;
+    }
+    *estimate = before + count; /* at most the new total */
+    for (uint32_t i = 0; i < h.depth; i++) {
+        uint64_t now = h.update == COUNTMIN_CONSERVATIVE
+                           ? (counters[i] > *estimate ? counters[i] : *estimate)
+                           : add_counts(counters[i], count);
+        if (now != counters[i] && write_counter(io, offsets[i], now) != 0) {
+            return FILTER_IO_FAILED;
+        }
+    }
+    return write_counter(io, OFF_TOTAL, h.total + count) != 0 ? FILTER_IO_FAILED : FILTER_OK;
+}
+
+/* The kind's might_contain: an estimate above 0. */
+static int might_contain(const filter_view *f, key_hash key) {
+    return countmin_estimate(f, key) > 0;
+}
+
+/* The kind's write_header. */
+static void write_header(uint8_t *dst, const filter_view *f) {
+    countmin_header h = countmin_header_of(f);
+    countmin_write_header(dst, &h);
+}
+
+/* The kind's compatible: the same width, depth and update. */
+static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
+    countmin_header ha = countmin_header_of(a), hb = countmin_header_of(b);
+    char ea[32], da[32], eb[32], db[32];
+    if (ha.width != hb.width || ha.depth != hb.depth) {
+        return filter_invalid(why,
+                              "incompatible filters: count-min sketches of width %llu and depth "
+                              "%lu (epsilon = %s, delta = %s) and of width %llu and depth %lu "
+                              "(epsilon = %s, delta = %s); build both with the same epsilon "
+                              "and delta",
+                              (unsigned long long)ha.width, (unsigned long)ha.depth,
+                              filter_format_double(ea, ha.epsilon),
+                              filter_format_double(da, ha.delta), (unsigned long long)hb.width,
+                              (unsigned long)hb.depth, filter_format_double(eb, hb.epsilon),
+                              filter_format_double(db, hb.delta));
+    }
+    if (ha.update != hb.update) {
+        return filter_invalid(why,
+                              "incompatible filters: a count-min sketch of the %s update and "
+                              "one of the %s update; build both with the same update",
+                              countmin_update_name(ha.update), countmin_update_name(hb.update));
+    }
+    return FILTER_OK;
+}
+
+/* The kind's merge: the counters and totals summed; FILTER_FULL when the total would pass
+** COUNTMIN_TOTAL_MAX. A sum of conservative sketches is never below a key's count, nor above
+** the plain sketch of both streams; it may be above the conservative sketch of both. */
+static filter_status merge(uint8_t *blob, const filter_view *f) {
+    filter_view into = {&countmin_kind, 0, 0, 0, blob, 0};
+    countmin_header h = countmin_header_of(&into), from = countmin_header_of(f);
+    if (from.total > COUNTMIN_TOTAL_MAX - h.total) {
+        return FILTER_FULL;
+    }
+    uint64_t counters = h.width * h.depth;
+    for (uint64_t i = 0; i < counters; i++) {
+        uint64_t offset = FILTER_HEADER_BYTES + i * COUNTER_BYTES;
+        le_store64(blob + offset,
+                   add_counts(le_load64(blob + offset), le_load64(f->blob + offset)));
+    }
+    le_store64(blob + OFF_TOTAL, h.total + from.total);
+    return FILTER_OK;
+}
+
+/* The kind's might_contain_io. */
+static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
+                                      int *answer) {
+    uint64_t estimate;
+    filter_status status = countmin_estimate_io(f, io, key, &estimate);
+    *answer = estimate > 0;
+    return status;
+}
+
+/* The kind's add_io: a count of 1. */
+static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
+    uint64_t estimate;
+    filter_status status = countmin_add_io(f, io, key, 1, &estimate);
+    *was_absent = estimate == 1;
+    return status;
+}
+
+const filter_kind countmin_kind = {
+    COUNTMIN_KIND,
+    "countmin",
+    COUNTMIN_FORMAT_VERSION,
+    validate,
+    might_contain,
+    write_header,
+    NULL,
+    compatible,
+    merge,
+    might_contain_io,
+    add_io,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    "whose counts would add up to more than 9223372036854775807, the largest INTEGER",
+};
