@@ -132,9 +132,14 @@ else()
   list(APPEND BLOOM_PACKAGE_FILES ${BLOOM_NPM_TARBALL})
 endif()
 
-foreach(reason_variable IN ITEMS BLOOM_DEB_SKIP_REASON BLOOM_WHEEL_SKIP_REASON BLOOM_NPM_SKIP_REASON)
+foreach(package_and_reason IN ITEMS "the .deb files:BLOOM_DEB_SKIP_REASON"
+                                    "the Python wheel:BLOOM_WHEEL_SKIP_REASON"
+                                    "the npm package:BLOOM_NPM_SKIP_REASON")
+  string(REPLACE ":" ";" package_and_reason "${package_and_reason}")
+  list(GET package_and_reason 0 package)
+  list(GET package_and_reason 1 reason_variable)
   if(${reason_variable})
-    message(STATUS "packages: one left out: ${${reason_variable}}")
+    message(STATUS "packages: ${package} left out: ${${reason_variable}}")
   endif()
 endforeach()
 add_custom_target(packages DEPENDS ${BLOOM_PACKAGE_FILES})

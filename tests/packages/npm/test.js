@@ -1,7 +1,8 @@
 // The npm package sqlite-bloom as npm installed it from its tarball into a scratch project
 // (run.sh copies this file there): its files, version and types, load(db) into better-sqlite3
-// and into node:sqlite where node has loadExtension, and load() of something that cannot load.
-// BLOOM_EXPECTED_VERSION is CMake's project version.
+// and into node:sqlite where node has loadExtension, load() of something that cannot load, and
+// the README's examples of the package (```js package blocks). BLOOM_EXPECTED_VERSION is CMake's
+// project version, BLOOM_README the README's path.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -110,4 +111,22 @@ test('load(db) into node:sqlite', {
       db.close();
     }
   });
+});
+
+test('the README\'s examples print what they state', {
+  skip: Database === null && 'better-sqlite3 is not installed (npm cannot reach its registry)',
+}, () => {
+  const readme = fs.readFileSync(process.env.BLOOM_README, 'utf8');
+  const blocks = [...readme.matchAll(/^```js package\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+  assert.ok(blocks.length > 0, 'no ```js package block in the README');
+  for (const code of blocks) {
+    // A line `console.log(...);  // VALUE` states what it prints.
+    const stated = code.split('\n').map((line) => line.match(/^\s*console\.log\(.*\);?\s+\/\/\s*(.*?)\s*$/))
+      .filter(Boolean).map((m) => m[1]);
+    assert.ok(stated.length > 0, `a block states no printed value:\n${code}`);
+    const printed = [];
+    const console = { log: (...values) => printed.push(values.map(String).join(' ')) };
+    new Function('require', 'console', code)(require, console);
+    assert.deepStrictEqual(printed, stated);
+  }
 });

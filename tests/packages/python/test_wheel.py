@@ -1,7 +1,11 @@
 """The sqlite-bloom wheel as pip installed it into a virtual environment (run.sh): its version,
 its bloom.so, load(conn) on a sqlite3 connection, on a connection of another kind, and on one
-that cannot load extensions at all. BLOOM_EXPECTED_VERSION is CMake's project version."""
+that cannot load extensions at all, and the README's examples of it (```python package blocks).
+BLOOM_EXPECTED_VERSION is CMake's project version, BLOOM_README the README's path."""
+import contextlib
+import io
 import os
+import re
 import sqlite3
 import sys
 import sysconfig
@@ -108,6 +112,26 @@ class CannotLoadExtensions(unittest.TestCase):
 
     def test_is_a_runtime_error(self):
         self.assertTrue(issubclass(sqlite_bloom.ExtensionLoadingUnavailable, RuntimeError))
+
+
+class ReadmeExamples(unittest.TestCase):
+    """Each ```python package block of the README prints what its `print(...)  # VALUE` lines
+    state, as the runner of the README's other Python examples checks them."""
+
+    BLOCK = re.compile(r"^```python package\n(.*?)^```", re.MULTILINE | re.DOTALL)
+    STATED = re.compile(r"^\s*print\(.*\)\s+#\s*(.*?)\s*$")
+
+    def test_examples_print_what_they_state(self):
+        with open(os.environ["BLOOM_README"], encoding="utf-8") as readme:
+            blocks = self.BLOCK.findall(readme.read())
+        self.assertTrue(blocks, "no ```python package block in the README")
+        for code in blocks:
+            stated = [m.group(1) for m in map(self.STATED.match, code.splitlines()) if m]
+            self.assertTrue(stated, f"a block states no printed value:\n{code}")
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                exec(compile(code, "README.md", "exec"), {})
+            self.assertEqual(printed.getvalue().splitlines(), stated)
 
 
 if __name__ == "__main__":
