@@ -142,6 +142,10 @@ foreach(package_and_reason IN ITEMS "the .deb files:BLOOM_DEB_SKIP_REASON"
     message(STATUS "packages: ${package} left out: ${${reason_variable}}")
   endif()
 endforeach()
+if(BLOOM_PACKAGE_FILES AND NOT CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+  message(STATUS "packages: CMAKE_BUILD_TYPE is '${CMAKE_BUILD_TYPE}', so the packages would hold an "
+                 "unoptimized bloom.so: configure with --preset default, or -DCMAKE_BUILD_TYPE=Release")
+endif()
 add_custom_target(packages DEPENDS ${BLOOM_PACKAGE_FILES})
 
 if(BUILD_TESTING)
