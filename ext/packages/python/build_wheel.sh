@@ -8,6 +8,7 @@ staging=$out/python-staging
 rm -rf "$staging"
 mkdir -p "$staging" "$out"
 cp -R "$source/pyproject.toml" "$source/setup.py" "$source/README.md" "$source/sqlite_bloom" "$staging/"
+rm -rf "$staging/sqlite_bloom/__pycache__"
 cp "$license" "$staging/LICENSE"
 printf '# Written by build_wheel.sh: the version of CMake'"'"'s project().\n__version__ = "%s"\n' \
     "$version" > "$staging/sqlite_bloom/_version.py"
