@@ -1,0 +1,153 @@
+# The packages a release would upload, built by `cmake --build build --target packages` into
+# build/packages/, each stamped with PROJECT_VERSION:
+#   - Debian: libsqlite3-mod-bloom (bloom.so in /usr/lib/MULTIARCH/sqlite3) and
+#     libsqlite3-mod-bloom-dev (static library, header, CMake package), made with
+#     dpkg-deb and dpkg-shlibdeps (ext/packages/debian/build_deb.sh);
+#   - Python: a wheel of the module sqlite_bloom with bloom.so inside, built offline with Debian's
+#     setuptools and wheel (ext/packages/python/build_wheel.sh);
+#   - npm: the tarball of `npm pack`, with bloom.so, index.js and index.d.ts
+#     (ext/packages/npm/build_npm.sh).
+# An artifact whose tools are missing at configure time is left out, with a message saying what
+# to install; its test (tests/packages) is then skipped with that reason.
+# Included by the top-level CMakeLists.txt, after the targets bloom and bloom_static.
+
+set(BLOOM_PACKAGES_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(BLOOM_PACKAGES_DIR ${PROJECT_BINARY_DIR}/packages)
+set(BLOOM_PYTHON3 /usr/bin/python3 CACHE FILEPATH "A Python 3 whose sqlite3 module can load extensions")
+find_program(BLOOM_DPKG_DEB dpkg-deb)
+find_program(BLOOM_DPKG_SHLIBDEPS dpkg-shlibdeps)
+find_program(BLOOM_DPKG dpkg)
+find_program(BLOOM_NPM npm)
+
+# The machine's names for its architecture: Debian's (amd64), its multiarch triplet
+# (x86_64-linux-gnu), Node's (x64) and Node's name of the system (linux).
+set(BLOOM_DEB_ARCH "")
+if(BLOOM_DPKG)
+  execute_process(COMMAND ${BLOOM_DPKG} --print-architecture
+                  OUTPUT_VARIABLE BLOOM_DEB_ARCH OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+endif()
+set(BLOOM_DEB_MULTIARCH "${CMAKE_LIBRARY_ARCHITECTURE}")
+string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" bloom_processor)
+if(bloom_processor MATCHES "^(x86_64|amd64)$")
+  set(BLOOM_NPM_CPU x64)
+elseif(bloom_processor MATCHES "^(aarch64|arm64)$")
+  set(BLOOM_NPM_CPU arm64)
+else()
+  set(BLOOM_NPM_CPU ${bloom_processor})
+endif()
+string(TOLOWER "${CMAKE_SYSTEM_NAME}" BLOOM_NPM_OS)
+
+# Debian's layout, installed only by `cmake --install --component` (EXCLUDE_FROM_ALL keeps them
+# out of a plain `cmake --install`). The module: Debian's libsqlite3-mod-* packages (spatialite,
+# rasterlite2, csvtable) put theirs in the multiarch library directory, and can because each has
+# a versioned name or SONAME; sqlite3-pcre puts its unversioned pcre.so in /usr/lib/sqlite3/. An
+# unversioned module in a public library directory is a lintian error
+# (sharedobject-in-library-directory-missing-soname, "move it to a subdirectory"), so bloom.so
+# goes to /usr/lib/MULTIARCH/sqlite3/: multiarch like the first, a directory of SQLite
+# modules like the second. The static library, header and CMake package of the -dev package
+# go where every -dev package puts them.
+set(bloom_deb_libdir lib/${BLOOM_DEB_MULTIARCH})
+install(TARGETS bloom LIBRARY DESTINATION ${bloom_deb_libdir}/sqlite3
+        COMPONENT debian_module EXCLUDE_FROM_ALL)
+install(TARGETS bloom_static EXPORT sqlite_bloom_debian_targets
+        ARCHIVE DESTINATION ${bloom_deb_libdir} COMPONENT debian_dev EXCLUDE_FROM_ALL)
+install(FILES ${PROJECT_SOURCE_DIR}/ext/sqlite_bloom.h DESTINATION include
+        COMPONENT debian_dev EXCLUDE_FROM_ALL)
+install(EXPORT sqlite_bloom_debian_targets FILE sqlite_bloom_targets.cmake NAMESPACE sqlite_bloom::
+        DESTINATION ${bloom_deb_libdir}/cmake/sqlite_bloom COMPONENT debian_dev EXCLUDE_FROM_ALL)
+install(FILES ${PROJECT_BINARY_DIR}/sqlite_bloomConfig.cmake
+              ${PROJECT_BINARY_DIR}/sqlite_bloomConfigVersion.cmake
+        DESTINATION ${bloom_deb_libdir}/cmake/sqlite_bloom COMPONENT debian_dev EXCLUDE_FROM_ALL)
+
+set(BLOOM_PACKAGE_FILES "")
+set(BLOOM_DEB_SKIP_REASON "")
+set(BLOOM_WHEEL_SKIP_REASON "")
+set(BLOOM_NPM_SKIP_REASON "")
+
+# Debian packages.
+set(BLOOM_DEB_MODULE ${BLOOM_PACKAGES_DIR}/libsqlite3-mod-bloom_${PROJECT_VERSION}_${BLOOM_DEB_ARCH}.deb)
+set(BLOOM_DEB_DEV ${BLOOM_PACKAGES_DIR}/libsqlite3-mod-bloom-dev_${PROJECT_VERSION}_${BLOOM_DEB_ARCH}.deb)
+if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux" OR NOT BLOOM_DEB_MULTIARCH)
+  set(BLOOM_DEB_SKIP_REASON "not a Debian-style Linux build (no multiarch triplet)")
+elseif(NOT BLOOM_DPKG_DEB OR NOT BLOOM_DPKG_SHLIBDEPS OR NOT BLOOM_DEB_ARCH)
+  set(BLOOM_DEB_SKIP_REASON "dpkg-deb or dpkg-shlibdeps not found (apt-get install dpkg-dev)")
+elseif(BLOOM_SANITIZE OR BLOOM_TSAN OR BLOOM_COVERAGE)
+  set(BLOOM_DEB_SKIP_REASON "an instrumented build is not one to package")
+else()
+  file(GLOB bloom_debian_templates CONFIGURE_DEPENDS ${BLOOM_PACKAGES_SOURCE_DIR}/debian/*)
+  add_custom_command(
+    OUTPUT ${BLOOM_DEB_MODULE} ${BLOOM_DEB_DEV}
+    COMMAND sh ${BLOOM_PACKAGES_SOURCE_DIR}/debian/build_deb.sh ${PROJECT_BINARY_DIR}
+            ${BLOOM_PACKAGES_SOURCE_DIR}/debian ${BLOOM_PACKAGES_DIR} ${PROJECT_VERSION}
+            ${BLOOM_DEB_ARCH} ${BLOOM_DEB_MULTIARCH} ${PROJECT_SOURCE_DIR}
+    DEPENDS bloom bloom_static ${bloom_debian_templates} ${PROJECT_SOURCE_DIR}/ext/sqlite_bloom.h
+            ${PROJECT_SOURCE_DIR}/LICENSE
+    COMMENT "Debian packages: libsqlite3-mod-bloom and libsqlite3-mod-bloom-dev ${PROJECT_VERSION}"
+    VERBATIM)
+  list(APPEND BLOOM_PACKAGE_FILES ${BLOOM_DEB_MODULE} ${BLOOM_DEB_DEV})
+endif()
+
+# Python wheel: built by Debian's Python with its setuptools, wheel and pip, offline.
+set(BLOOM_WHEEL_TAG "")
+if(EXISTS ${BLOOM_PYTHON3})
+  execute_process(
+    COMMAND ${BLOOM_PYTHON3} -c "import setuptools, wheel, pip, sysconfig; print(sysconfig.get_platform().replace('-', '_').replace('.', '_'))"
+    OUTPUT_VARIABLE BLOOM_WHEEL_TAG OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE bloom_wheel_tools)
+endif()
+set(BLOOM_WHEEL ${BLOOM_PACKAGES_DIR}/sqlite_bloom-${PROJECT_VERSION}-py3-none-${BLOOM_WHEEL_TAG}.whl)
+if(NOT EXISTS ${BLOOM_PYTHON3} OR NOT bloom_wheel_tools EQUAL 0)
+  set(BLOOM_WHEEL_SKIP_REASON "${BLOOM_PYTHON3} lacks setuptools, wheel or pip (apt-get install python3-setuptools python3-wheel python3-pip)")
+elseif(BLOOM_SANITIZE OR BLOOM_TSAN OR BLOOM_COVERAGE)
+  set(BLOOM_WHEEL_SKIP_REASON "an instrumented build is not one to package")
+else()
+  file(GLOB_RECURSE bloom_python_sources CONFIGURE_DEPENDS ${BLOOM_PACKAGES_SOURCE_DIR}/python/*)
+  add_custom_command(
+    OUTPUT ${BLOOM_WHEEL}
+    COMMAND sh ${BLOOM_PACKAGES_SOURCE_DIR}/python/build_wheel.sh ${BLOOM_PYTHON3}
+            ${BLOOM_PACKAGES_SOURCE_DIR}/python $<TARGET_FILE:bloom> ${PROJECT_VERSION}
+            ${PROJECT_SOURCE_DIR}/LICENSE ${BLOOM_PACKAGES_DIR} ${CMAKE_STRIP}
+    DEPENDS bloom ${bloom_python_sources} ${PROJECT_SOURCE_DIR}/LICENSE
+    COMMENT "Python wheel: sqlite_bloom ${PROJECT_VERSION}"
+    VERBATIM)
+  list(APPEND BLOOM_PACKAGE_FILES ${BLOOM_WHEEL})
+endif()
+
+# npm package: the tarball of npm pack, which needs no registry.
+set(BLOOM_NPM_TARBALL ${BLOOM_PACKAGES_DIR}/sqlite-bloom-${PROJECT_VERSION}.tgz)
+if(NOT BLOOM_NPM)
+  set(BLOOM_NPM_SKIP_REASON "npm not found (install Node.js 20 or later, with npm)")
+elseif(BLOOM_SANITIZE OR BLOOM_TSAN OR BLOOM_COVERAGE)
+  set(BLOOM_NPM_SKIP_REASON "an instrumented build is not one to package")
+else()
+  file(GLOB bloom_npm_sources CONFIGURE_DEPENDS ${BLOOM_PACKAGES_SOURCE_DIR}/npm/*)
+  add_custom_command(
+    OUTPUT ${BLOOM_NPM_TARBALL}
+    COMMAND sh ${BLOOM_PACKAGES_SOURCE_DIR}/npm/build_npm.sh ${BLOOM_NPM}
+            ${BLOOM_PACKAGES_SOURCE_DIR}/npm $<TARGET_FILE:bloom> ${PROJECT_VERSION}
+            ${BLOOM_NPM_OS} ${BLOOM_NPM_CPU} ${PROJECT_SOURCE_DIR}/LICENSE ${BLOOM_PACKAGES_DIR}
+            ${CMAKE_STRIP}
+    DEPENDS bloom ${bloom_npm_sources} ${PROJECT_SOURCE_DIR}/LICENSE
+    COMMENT "npm package: sqlite-bloom ${PROJECT_VERSION}"
+    VERBATIM)
+  list(APPEND BLOOM_PACKAGE_FILES ${BLOOM_NPM_TARBALL})
+endif()
+
+foreach(package_and_reason IN ITEMS "the .deb files:BLOOM_DEB_SKIP_REASON"
+                                    "the Python wheel:BLOOM_WHEEL_SKIP_REASON"
+                                    "the npm package:BLOOM_NPM_SKIP_REASON")
+  string(REPLACE ":" ";" package_and_reason "${package_and_reason}")
+  list(GET package_and_reason 0 package)
+  list(GET package_and_reason 1 reason_variable)
+  if(${reason_variable})
+    message(STATUS "packages: ${package} left out: ${${reason_variable}}")
+  endif()
+endforeach()
+if(BLOOM_PACKAGE_FILES AND NOT CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+  message(STATUS "packages: CMAKE_BUILD_TYPE is '${CMAKE_BUILD_TYPE}', so the packages would hold an "
+                 "unoptimized bloom.so: configure with --preset default, or -DCMAKE_BUILD_TYPE=Release")
+endif()
+add_custom_target(packages DEPENDS ${BLOOM_PACKAGE_FILES})
+
+if(BUILD_TESTING)
+  add_subdirectory(${PROJECT_SOURCE_DIR}/tests/packages ${PROJECT_BINARY_DIR}/tests/packages)
+endif()

@@ -1,0 +1,132 @@
+// The npm package sqlite-bloom as npm installed it from its tarball into a scratch project
+// (run.sh copies this file there): its files, version and types, load(db) into better-sqlite3
+// and into node:sqlite where node has loadExtension, load() of something that cannot load, and
+// the README's examples of the package (```js package blocks). BLOOM_EXPECTED_VERSION is CMake's
+// project version, BLOOM_README the README's path.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const sqliteBloom = require('sqlite-bloom');
+
+const EXPECTED_VERSION = process.env.BLOOM_EXPECTED_VERSION;
+const KEYS = Array.from({ length: 1000 }, (_, i) => `user${i}@example.com`);
+const ABSENT = Array.from({ length: 10000 }, (_, i) => `visitor${i}@example.org`);
+const INSTALLED_AT = fs.realpathSync(path.join(process.cwd(), 'node_modules', 'sqlite-bloom'));
+
+// The module, or null when it cannot be had here.
+function optionalRequire(name) {
+  try {
+    return require(name);
+  } catch {
+    return null;
+  }
+}
+const Database = optionalRequire('better-sqlite3');
+const nodeSqlite = optionalRequire('node:sqlite');
+const nodeSqliteLoads = nodeSqlite !== null &&
+  typeof nodeSqlite.DatabaseSync.prototype.loadExtension === 'function';
+
+// Builds a filter of KEYS in db, through SQL, and checks its probes: the same statements on
+// better-sqlite3 and node:sqlite, whose prepare().get() and run() agree.
+function buildAndProbe(db) {
+  assert.strictEqual(db.prepare('SELECT bloom_version() AS v').get().v, EXPECTED_VERSION);
+  db.exec('CREATE TABLE users(email TEXT)');
+  const insert = db.prepare('INSERT INTO users VALUES (?)');
+  KEYS.forEach((key) => insert.run(key));
+  const users = db.prepare('SELECT bloom_build(email, 1000, 0.01) AS f FROM users').get().f;
+  assert.ok(users instanceof Uint8Array, 'a filter is a BLOB');
+  const probe = db.prepare('SELECT bloom_might_contain(?, ?) AS hit');
+  assert.ok(KEYS.every((key) => probe.get(users, key).hit === 1), 'no false negative');
+  const falsePositives = ABSENT.filter((key) => probe.get(users, key).hit === 1).length;
+  // 1 % of 10,000 is 100, give or take 10 (one standard deviation).
+  assert.ok(falsePositives > 50 && falsePositives < 150, `${falsePositives} false positives`);
+}
+
+test('the installed package', async (t) => {
+  await t.test('is the version of the project', () => {
+    assert.strictEqual(require('sqlite-bloom/package.json').version, EXPECTED_VERSION);
+  });
+
+  await t.test('getLoadablePath() is the bloom.so inside it', () => {
+    const loadable = sqliteBloom.getLoadablePath();
+    assert.ok(path.isAbsolute(loadable));
+    assert.strictEqual(path.dirname(fs.realpathSync(loadable)), INSTALLED_AT);
+    assert.strictEqual(path.basename(loadable), 'bloom.so');
+    assert.ok(fs.statSync(loadable).size > 0);
+  });
+
+  await t.test('declares its TypeScript types', () => {
+    const manifest = require('sqlite-bloom/package.json');
+    const types = fs.readFileSync(path.join(INSTALLED_AT, manifest.types), 'utf8');
+    assert.match(types, /export declare function getLoadablePath\(\): string;/);
+    assert.match(types, /export declare function load\(db: ExtensionLoadingDatabase\): void;/);
+    assert.match(types, /loadExtension\(path: string\): unknown;/);
+    assert.deepStrictEqual(Object.keys(sqliteBloom).sort(), ['getLoadablePath', 'load']);
+  });
+
+  await t.test('load() of something that cannot load extensions says what can', () => {
+    for (const notADatabase of [undefined, null, {}, { loadExtension: 'no' }]) {
+      assert.throws(() => sqliteBloom.load(notADatabase), {
+        name: 'TypeError',
+        message: /needs a database with a loadExtension\(path\) method: a better-sqlite3 Database, or a node:sqlite DatabaseSync opened with \{ allowExtension: true \}/,
+      });
+    }
+  });
+});
+
+test('load(db) into better-sqlite3', {
+  skip: Database === null && 'better-sqlite3 is not installed (npm cannot reach its registry)',
+}, () => {
+  const db = new Database(':memory:');
+  try {
+    sqliteBloom.load(db);
+    buildAndProbe(db);
+  } finally {
+    db.close();
+  }
+});
+
+test('load(db) into node:sqlite', {
+  skip: !nodeSqliteLoads &&
+    `node ${process.version} has no node:sqlite DatabaseSync.prototype.loadExtension ` +
+    '(22.13.0 or later in 22.x, 23.5.0 or later)',
+}, async (t) => {
+  await t.test('opened with allowExtension', () => {
+    const db = new nodeSqlite.DatabaseSync(':memory:', { allowExtension: true });
+    try {
+      sqliteBloom.load(db);
+      buildAndProbe(db);
+    } finally {
+      db.close();
+    }
+  });
+
+  await t.test('opened without allowExtension: an error that names the option', () => {
+    const db = new nodeSqlite.DatabaseSync(':memory:');
+    try {
+      assert.throws(() => sqliteBloom.load(db), { message: /allowExtension: true/ });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+test('the README\'s examples print what they state', {
+  skip: Database === null && 'better-sqlite3 is not installed (npm cannot reach its registry)',
+}, () => {
+  const readme = fs.readFileSync(process.env.BLOOM_README, 'utf8');
+  const blocks = [...readme.matchAll(/^```js package\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+  assert.ok(blocks.length > 0, 'no ```js package block in the README');
+  for (const code of blocks) {
+    // A line `console.log(...);  // VALUE` states what it prints.
+    const stated = code.split('\n').map((line) => line.match(/^\s*console\.log\(.*\);?\s+\/\/\s*(.*?)\s*$/))
+      .filter(Boolean).map((m) => m[1]);
+    assert.ok(stated.length > 0, `a block states no printed value:\n${code}`);
+    const printed = [];
+    const console = { log: (...values) => printed.push(values.map(String).join(' ')) };
+    new Function('require', 'console', code)(require, console);
+    assert.deepStrictEqual(printed, stated);
+  }
+});
