@@ -52,11 +52,9 @@ const sql_kind countmin_sql = {
     "cms_build(key [, count], epsilon, delta)",
 };
 
-/* Reads a sketch argument: sql_read_filter_arg's results, with SQL_FILTER_ERROR for a filter of
-** another kind. */
-static int read_sketch(sqlite3_context *ctx, const char *func, sqlite3_value *v, sqlite3_value *key,
-                       filter_view *f) {
-    int read = sql_read_filter_arg(ctx, func, v, key, f);
+/* What a reader of a filter argument found (read, into f), with SQL_FILTER_ERROR, after setting
+** the error of func, for a filter of another kind than a sketch. */
+static int sketch_only(sqlite3_context *ctx, const char *func, int read, const filter_view *f) {
     if (read == SQL_FILTER_READ && f->kind != &countmin_kind) {
         sql_errorf(ctx,
                    "%s: the filter is a '%s' filter, not a count-min sketch; build one with "
@@ -65,6 +63,13 @@ static int read_sketch(sqlite3_context *ctx, const char *func, sqlite3_value *v,
         return SQL_FILTER_ERROR;
     }
     return read;
+}
+
+/* Reads a sketch argument: sql_read_filter_arg's results, with SQL_FILTER_ERROR for a filter of
+** another kind. */
+static int read_sketch(sqlite3_context *ctx, const char *func, sqlite3_value *v, sqlite3_value *key,
+                       filter_view *f) {
+    return sketch_only(ctx, func, sql_read_filter_arg(ctx, func, v, key, f), f);
 }
 
 /* What read_count found. */
@@ -302,10 +307,7 @@ static void count_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
     key_hash key;
-    int read = sql_read_probe_filter(ctx, "cms_count", argv, &f);
-    if (read == SQL_FILTER_READ && f.kind != &countmin_kind) {
-        read = read_sketch(ctx, "cms_count", argv[0], argv[1], &f); /* sets the error */
-    }
+    int read = sketch_only(ctx, "cms_count", sql_read_probe_filter(ctx, "cms_count", argv, &f), &f);
     if (read == SQL_FILTER_READ && sql_read_key(ctx, argv[1], &key) == SQL_KEY_HASHED) {
         sqlite3_result_int64(ctx, (sqlite3_int64)countmin_estimate(&f, key));
     }
