@@ -74,7 +74,7 @@ static int registered_already(sqlite3 *db) {
 static int register_functions(sqlite3 *db, const sql_function *table, char **error) {
     for (const sql_function *f = table; f->name != NULL; f++) {
         int flags = SQLITE_UTF8 | (f->effects == SQL_PURE ? SQLITE_DETERMINISTIC : 0) |
-                    (f->effects != SQL_WRITES_TABLES ? SQLITE_INNOCUOUS : 0);
+                    (f->effects == SQL_PURE ? SQLITE_INNOCUOUS : 0);
         int rc = sqlite3_create_function(db, f->name, f->nargs, flags, (void *)f, f->func, f->step,
                                          f->final);
         if (rc == SQLITE_OK) {

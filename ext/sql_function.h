@@ -12,8 +12,9 @@
 /* What a function does besides computing its result from its arguments (rule 15 (flags)). */
 enum {
     SQL_PURE = 0,         /* nothing: deterministic and innocuous */
-    SQL_READS_TABLES = 1, /* reads tables, as the authorizer lets it: innocuous */
-    SQL_WRITES_TABLES = 2 /* writes tables: neither */
+    SQL_READS_TABLES = 1, /* reads the table it names, in any schema: neither, so that an
+                             untrusted schema cannot read another database through it */
+    SQL_WRITES_TABLES = 2 /* writes the table it names: neither */
 };
 
 typedef struct sql_function {

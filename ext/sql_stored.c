@@ -5,150 +5,12 @@
 
 #include "sql_error.h"
 #include "sql_kind.h"
+#include "sql_target.h"
 
 #include <string.h>
 
-/* The cell a statement's calls name, checked once per statement (auxdata on COLUMN): whether
-** the authorizer lets the function read (and write) the column, and a query of its type. */
-typedef struct stored_target {
-    char *table_arg;  /* TABLE as given */
-    char *column_arg; /* COLUMN */
-    char *schema;     /* TABLE's schema, "main" when it names none */
-    char *table;
-    const char *rowid;        /* a name of the rowid that no column of the table hides */
-    sqlite3_stmt *type_query; /* SELECT typeof(column) ... WHERE rowid = ?1 */
-} stored_target;
-
-/* Frees a stored_target (auxdata destructor). */
-static void free_target(void *p) {
-    stored_target *t = p;
-    if (t != NULL) {
-        sqlite3_finalize(t->type_query);
-        sqlite3_free(t->table_arg);
-        sqlite3_free(t->column_arg);
-        sqlite3_free(t->schema);
-        sqlite3_free(t->table);
-        sqlite3_free(t);
-    }
-}
-
-/* The arguments of the in-place functions. */
-enum { TABLE_ARGUMENT = 0, COLUMN_ARGUMENT = 1, ROWID_ARGUMENT = 2 };
-
-/* Prepares sql (from sqlite3_mprintf, freed here) on db: the statement, or NULL after setting
-** the error "FUNC: cannot ACTION SCHEMA.TABLE.COLUMN: SQLite's message" with SQLite's code. */
-static sqlite3_stmt *prepare_check(sqlite3_context *ctx, const char *func, const char *action,
-                                   const stored_target *t, char *sql) {
-    sqlite3 *db = sqlite3_context_db_handle(ctx);
-    sqlite3_stmt *stmt = NULL;
-    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-    sqlite3_free(sql);
-    if (rc == SQLITE_NOMEM) {
-        sqlite3_result_error_nomem(ctx);
-    } else if (rc != SQLITE_OK) {
-        if (sql_errorf(ctx, "%s: cannot %s %s.%s.%s: %s", func, action, t->schema, t->table,
-                       t->column_arg, sqlite3_errmsg(db))) {
-            sqlite3_result_error_code(ctx, rc == SQLITE_AUTH ? SQLITE_AUTH : SQLITE_ERROR);
-        }
-    }
-    return stmt;
-}
-
-/* A copy of text in memory from sqlite3_malloc64, or NULL. */
-static char *copy_text(const char *text, size_t bytes) {
-    char *copy = sqlite3_malloc64(bytes + 1);
-    if (copy != NULL) {
-        memcpy(copy, text, bytes);
-        copy[bytes] = '\0';
-    }
-    return copy;
-}
-
-/* A name of the rowid of t's table that no column hides (a column may be called rowid): the
-** first of rowid, _rowid_ and oid that sqlite3_table_column_metadata finds as the INTEGER
-** primary key, which is the rowid or its alias. NULL after setting the error of func. */
-static const char *find_rowid_name(sqlite3_context *ctx, const char *func, const stored_target *t) {
-    static const char *const names[] = {"rowid", "_rowid_", "oid"};
-    sqlite3 *db = sqlite3_context_db_handle(ctx);
-    if (sqlite3_table_column_metadata(db, t->schema, t->table, NULL, NULL, NULL, NULL, NULL,
-                                      NULL) != SQLITE_OK) {
-        return names[0]; /* no such table: the query of the type says so */
-    }
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *type = NULL;
-        int primary_key = 0;
-        if (sqlite3_table_column_metadata(db, t->schema, t->table, names[i], &type, NULL, NULL,
-                                          &primary_key, NULL) == SQLITE_OK &&
-            primary_key && type != NULL && sqlite3_stricmp(type, "INTEGER") == 0) {
-            return names[i];
-        }
-    }
-    sql_errorf(ctx,
-               "%s: cannot find the rows of %s.%s: columns called rowid, _rowid_ and oid "
-               "hide its rowid, or it has none",
-               func, t->schema, t->table);
-    return NULL;
-}
-
-/* The target of TABLE and COLUMN, authorized for the function (rule 19 (in place)): asks the
-** authorizer by preparing, not running, an UPDATE of the column (writable) and the query of its
-** type. NULL after setting the error; *kept when it is the statement's auxdata. */
-static stored_target *find_target(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
-                                  int writable, int *kept) {
-    const char *table = (const char *)sqlite3_value_text(argv[TABLE_ARGUMENT]);
-    const char *column = (const char *)sqlite3_value_text(argv[COLUMN_ARGUMENT]);
-    if (sqlite3_value_type(argv[TABLE_ARGUMENT]) != SQLITE_TEXT || table == NULL) {
-        sql_error_value(ctx, func, "table must be a table's name as TEXT", argv[TABLE_ARGUMENT]);
-        return NULL;
-    }
-    if (sqlite3_value_type(argv[COLUMN_ARGUMENT]) != SQLITE_TEXT || column == NULL) {
-        sql_error_value(ctx, func, "column must be a column's name as TEXT", argv[COLUMN_ARGUMENT]);
-        return NULL;
-    }
-    stored_target *t = sqlite3_get_auxdata(ctx, COLUMN_ARGUMENT);
-    *kept = t != NULL && strcmp(t->table_arg, table) == 0 && strcmp(t->column_arg, column) == 0;
-    if (*kept) {
-        return t;
-    }
-    const char *dot = strchr(table, '.');
-    t = sqlite3_malloc(sizeof *t);
-    if (t != NULL) {
-        memset(t, 0, sizeof *t);
-        t->table_arg = copy_text(table, strlen(table));
-        t->column_arg = copy_text(column, strlen(column));
-        t->schema = dot != NULL ? copy_text(table, (size_t)(dot - table)) : copy_text("main", 4);
-        t->table =
-            dot != NULL ? copy_text(dot + 1, strlen(dot + 1)) : copy_text(table, strlen(table));
-    }
-    if (t == NULL || t->table_arg == NULL || t->column_arg == NULL || t->schema == NULL ||
-        t->table == NULL) {
-        free_target(t);
-        sqlite3_result_error_nomem(ctx);
-        return NULL;
-    }
-    sqlite3_stmt *update = NULL;
-    if (writable) {
-        update = prepare_check(ctx, func, "update", t,
-                               sqlite3_mprintf("UPDATE \"%w\".\"%w\" SET \"%w\" = \"%w\" WHERE "
-                                               "rowid = ?1",
-                                               t->schema, t->table, column, column));
-    }
-    if ((!writable || update != NULL) && (t->rowid = find_rowid_name(ctx, func, t)) != NULL) {
-        /* The column qualified: SQLite reads a lone double-quoted name that names no column as
-        ** a string, which would pass for a TEXT cell. */
-        t->type_query = prepare_check(
-            ctx, func, "read", t,
-            sqlite3_mprintf("SELECT typeof(\"%w\".\"%w\".\"%w\") FROM \"%w\".\"%w\" WHERE "
-                            "\"%w\" = ?1",
-                            t->schema, t->table, column, t->schema, t->table, t->rowid));
-    }
-    sqlite3_finalize(update);
-    if (t->type_query == NULL) {
-        free_target(t);
-        return NULL;
-    }
-    return t;
-}
+/* The argument of the in-place functions that names the row. */
+enum { ROWID_ARGUMENT = 2 };
 
 /* Reads ROWID: an INTEGER, or a REAL with an integer's value. 0 after setting the error. */
 static int read_rowid(sqlite3_context *ctx, const char *func, sqlite3_value *v,
@@ -233,47 +95,27 @@ static int open_cell(stored_filter *s, const stored_target *t, sqlite3_int64 row
     return 1;
 }
 
-/* For a writer of a kind that grows: the statement that replaces the cell with a grown filter,
-** into s->replace_sql. 0 after setting NOMEM. */
-static int plan_replace(stored_filter *s, const stored_target *t) {
-    s->replace_sql = sqlite3_mprintf("UPDATE \"%w\".\"%w\" SET \"%w\" = ?2 WHERE \"%w\" = ?1",
-                                     t->schema, t->table, t->column_arg, t->rowid);
-    if (s->replace_sql == NULL) {
-        sqlite3_result_error_nomem(s->ctx);
-        return 0;
-    }
-    return 1;
-}
-
 int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, int writable,
                 stored_filter *s) {
     sqlite3_int64 rowid;
-    int kept = 0;
     memset(s, 0, sizeof *s);
     s->ctx = ctx;
     s->func = func;
     if (!read_rowid(ctx, func, argv[ROWID_ARGUMENT], &rowid)) {
         return 0;
     }
-    stored_target *t = find_target(ctx, func, argv, writable, &kept);
-    if (t == NULL) {
-        return 0;
-    }
-    int ok = check_cell(ctx, func, t, rowid);
+    s->rowid = rowid;
+    s->target = target_find(ctx, func, argv, writable, rowid);
+    int ok = s->target != NULL && check_cell(ctx, func, s->target, rowid);
     if (ok) {
-        s->where =
-            sqlite3_mprintf("%s.%s.%s, rowid %lld", t->schema, t->table, t->column_arg, rowid);
+        s->where = sqlite3_mprintf("%s.%s.%s, rowid %lld", s->target->schema, s->target->table,
+                                   s->target->column_arg, rowid);
         if (s->where == NULL) {
             sqlite3_result_error_nomem(ctx);
             ok = 0;
         }
     }
-    s->rowid = rowid;
-    ok = ok && open_cell(s, t, rowid, writable) &&
-         (!writable || s->view.kind->grow_size == NULL || plan_replace(s, t));
-    if (!kept) { /* last: SQLite may free it at once */
-        sqlite3_set_auxdata(ctx, COLUMN_ARGUMENT, t, free_target);
-    }
+    ok = ok && open_cell(s, s->target, rowid, writable);
     if (!ok) {
         stored_close(s);
     }
@@ -402,40 +244,6 @@ int stored_commit(stored_filter *s) {
     return 0;
 }
 
-/* Whether the UPDATE of s would write the column (1), or not (0, after setting the error): an
-** authorizer that answers SQLITE_IGNORE to it makes SQLite compile it without the assignment,
-** silently, and EXPLAIN then shows no Variable opcode that reads ?2. Asked before the UPDATE
-** runs, so that an error leaves the cell as it was. */
-static int update_writes(stored_filter *s) {
-    sqlite3 *db = sqlite3_context_db_handle(s->ctx);
-    sqlite3_stmt *explain = NULL;
-    char *sql = sqlite3_mprintf("EXPLAIN %s", s->replace_sql);
-    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &explain, NULL);
-    int writes = 0;
-    sqlite3_free(sql);
-    while (rc == SQLITE_OK && !writes && (rc = sqlite3_step(explain)) == SQLITE_ROW) {
-        const char *opcode = (const char *)sqlite3_column_text(explain, 1);
-        writes = opcode != NULL && strcmp(opcode, "Variable") == 0 &&
-                 sqlite3_column_int(explain, 2) == 2;
-        rc = SQLITE_OK;
-    }
-    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-    sqlite3_finalize(explain);
-    if (rc == SQLITE_NOMEM) {
-        sqlite3_result_error_nomem(s->ctx);
-    } else if (rc != SQLITE_OK) {
-        if (sql_errorf(s->ctx, "%s: cannot write %s: %s", s->func, s->where, sqlite3_errmsg(db))) {
-            sqlite3_result_error_code(s->ctx, rc);
-        }
-    } else if (!writes) {
-        sql_errorf(s->ctx,
-                   "%s: the authorizer leaves %s out of the UPDATE that grows the filter "
-                   "(SQLITE_IGNORE); nothing was added",
-                   s->func, s->where);
-    }
-    return rc == SQLITE_OK && writes;
-}
-
 /* Replaces the cell of s with blob (bytes long) by its UPDATE, after closing the blob handle.
 ** Returns 1, or 0 after setting the error. */
 static int replace_cell(stored_filter *s, const uint8_t *blob, uint64_t bytes) {
@@ -443,10 +251,10 @@ static int replace_cell(stored_filter *s, const uint8_t *blob, uint64_t bytes) {
     sqlite3_stmt *update = NULL;
     sqlite3_blob_close(s->blob);
     s->blob = NULL;
-    if (!update_writes(s)) {
+    if (!target_check_update(s->ctx, s->func, s->target, s->rowid)) {
         return 0;
     }
-    int rc = sqlite3_prepare_v2(db, s->replace_sql, -1, &update, NULL);
+    int rc = sqlite3_prepare_v2(db, s->target->update_sql, -1, &update, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_int64(update, 1, s->rowid);
         rc = sqlite3_bind_blob64(update, 2, blob, bytes, SQLITE_STATIC);
@@ -485,6 +293,6 @@ void stored_close(stored_filter *s) {
     sqlite3_blob_close(s->blob);
     sqlite3_free(s->lines);
     sqlite3_free(s->where);
-    sqlite3_free(s->replace_sql);
+    target_release(s->target);
     memset(s, 0, sizeof *s);
 }

@@ -34,15 +34,15 @@ typedef struct stored_filter {
     stored_line *lines;
     int line_count, line_capacity;
     sqlite3_int64 rowid;
-    char *replace_sql; /* a writer of a kind that grows: its UPDATE of the cell */
+    struct stored_target *target; /* the column, checked (sql_target.h) */
 } stored_filter;
 
 /*
 ** Opens the filter in the cell that the arguments TABLE, COLUMN and ROWID
-** (argv[0..2]) of func name, for writing when writable: checks that the
-** application's authorizer lets an UPDATE (writable) or a SELECT of that
-** column by, that the cell holds a BLOB, then reads and validates its
-** header. Returns 1, or 0 after setting the error (s then needs no close).
+** (argv[0..2]) of func name, for writing when writable: checks the column for
+** a reader or a writer (sql_target.h), that the cell holds a BLOB, then reads
+** and validates its header. Returns 1, or 0 after setting the error (s then
+** needs no close).
 */
 int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, int writable,
                 stored_filter *s);

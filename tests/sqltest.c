@@ -19,6 +19,8 @@
 **
 **   --! reopen              close the database and open it again, reloading
 **   --! limit length N      sqlite3_limit(db, SQLITE_LIMIT_LENGTH, N)
+**   --! defensive on|off    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1|0),
+**                           the shell's .dbconfig defensive
 **   --! param @NAME SELECT  bind the first value the SELECT returns to @NAME
 **                           in every later statement that names it (like
 **                           the shell's .parameter set)
@@ -29,6 +31,12 @@
 **                           which computes long double with 64 bits, or where
 **                           long double is double), the statement runs but its
 **                           result is not checked, and the runner says so
+**   --! since X.Y.Z         the next statement runs only on SQLite X.Y.Z or
+**   --! before X.Y.Z        later (since), or older (before): what it shows
+**                           is a behaviour of some versions of SQLite itself
+**                           (a message, a feature), or a path the extension
+**                           takes on them; elsewhere it is not run, and the
+**                           runner says so
 **
 ** Values print as NULL, integers, reals as SQLite shows them (1.0, 0.01),
 ** text as is, BLOBs as x'HEX'. The script fails if no expectation is checked.
@@ -62,6 +70,9 @@ typedef struct runner {
     int exact_reals;      /* SQLite here reads, prints and compares REALs exactly */
     int next_needs_exact; /* a "--! needs exact reals" awaits its statement */
     int unchecked;        /* statements run but not checked for want of exact REALs */
+    int next_since;       /* the next statement runs on SQLite versions >= this (0: any) */
+    int next_before;      /* and < this (0: any) */
+    int not_run;          /* statements not run on this version of SQLite */
     int nparams;
     char *param_names[MAX_PARAMS];
     sqlite3_value *param_values[MAX_PARAMS];
@@ -195,6 +206,14 @@ static void fail(runner *r, int line, const char *sql, const char *what, const c
 /* Runs one statement and checks it against its expectation lines. */
 static void check_statement(runner *r, int line, const char *sql, const text *expected_rows,
                             const char *expected_error, int expected_code) {
+    int version = sqlite3_libversion_number();
+    int runs_here = version >= r->next_since && (r->next_before == 0 || version < r->next_before);
+    r->next_since = r->next_before = 0;
+    if (!runs_here) {
+        r->not_run++;
+        printf("%s:%d: not run on SQLite %s\n", r->script, line, sqlite3_libversion());
+        return;
+    }
     text rows = {0}, message = {0};
     text_append(&rows, "", 0);
     text_append(&message, "", 0);
@@ -248,10 +267,15 @@ static void set_param(runner *r, int line, const char *name, const char *query) 
 /* Applies a "--! " directive. */
 static void run_directive(runner *r, int line, const char *directive) {
     long long value;
+    int x, y, z;
     char name[64];
     int query_at = 0;
     if (sscanf(directive, "param %63s %n", name, &query_at) == 1 && query_at > 0) {
         set_param(r, line, name, directive + query_at);
+    } else if (sscanf(directive, "since %d.%d.%d", &x, &y, &z) == 3) {
+        r->next_since = x * 1000000 + y * 1000 + z;
+    } else if (sscanf(directive, "before %d.%d.%d", &x, &y, &z) == 3) {
+        r->next_before = x * 1000000 + y * 1000 + z;
     } else if (strcmp(directive, "needs exact reals") == 0) {
         r->next_needs_exact = 1;
     } else if (strcmp(directive, "reopen") == 0) {
@@ -259,6 +283,13 @@ static void run_directive(runner *r, int line, const char *directive) {
         open_database(r);
     } else if (sscanf(directive, "limit length %lld", &value) == 1) {
         sqlite3_limit(r->db, SQLITE_LIMIT_LENGTH, (int)value);
+    } else if (strcmp(directive, "defensive on") == 0 || strcmp(directive, "defensive off") == 0) {
+        int on = strcmp(directive, "defensive on") == 0, now = -1;
+        if (sqlite3_db_config(r->db, SQLITE_DBCONFIG_DEFENSIVE, on, &now) != SQLITE_OK ||
+            now != on) {
+            fprintf(stderr, "%s:%d: cannot set %s\n", r->script, line, directive);
+            exit(2);
+        }
     } else {
         fprintf(stderr, "%s:%d: unknown directive: %s\n", r->script, line, directive);
         exit(2);
@@ -370,7 +401,13 @@ int main(int argc, char **argv) {
     }
     close_database(&r);
     printf("%s: %d checks, %d failed", r.script, r.checks, r.failures);
-    printf(r.unchecked > 0 ? ", %d not checked (REALs not exact here)\n" : "\n", r.unchecked);
+    if (r.unchecked > 0) {
+        printf(", %d not checked (REALs not exact here)", r.unchecked);
+    }
+    if (r.not_run > 0) {
+        printf(", %d not run on SQLite %s", r.not_run, sqlite3_libversion());
+    }
+    printf("\n");
     free(script);
     free(statement.data);
     free(pending.data);

@@ -14,10 +14,12 @@
 **     stops the writers, denying the READ of the filter column stops them all,
 **     with SQLITE_AUTH and the message, the BLOB byte-identical, also when the
 **     UPDATE that grows a scalable filter is denied after the statement's
-**     check; allowing everything, or denying another table only, does not stop
-**     them;
-**  2. trusted_schema = OFF: the writers are refused in a trigger or view of
-**     the main schema, work (and grow) in a TEMP trigger; the probes work in a
+**     check; SQLITE_IGNORE to the UPDATE of the column stops every writer,
+**     growing or not; denying the PRAGMA that reads the table's columns stops
+**     them all; allowing everything, or denying another table only, does not
+**     stop them;
+**  2. trusted_schema = OFF: the writers and the probes are refused in a
+**     trigger or view of the main schema, work (and grow) in a TEMP trigger or
 **     view;
 **  3. a read-only database and PRAGMA query_only: the writers fail, the BLOB
 **     unchanged; the probes work;
@@ -297,6 +299,13 @@ static int deny_update_from_now(void *arg, int action, const char *a, const char
     return deny_from_now ? deny_update_of_filters(arg, action, a, b, schema, trigger) : SQLITE_OK;
 }
 
+/* Denies every PRAGMA, also those read as tables (pragma_table_xinfo). */
+static int deny_pragmas(void *arg, int action, const char *a, const char *b, const char *schema,
+                        const char *trigger) {
+    (void)arg, (void)a, (void)b, (void)schema, (void)trigger;
+    return action == SQLITE_PRAGMA ? SQLITE_DENY : SQLITE_OK;
+}
+
 /* Answers SQLITE_IGNORE to the UPDATE of filters.f: SQLite then compiles an UPDATE of that
 ** column without its assignment, silently. */
 static int ignore_update_of_f(void *arg, int action, const char *a, const char *b,
@@ -386,20 +395,50 @@ static void test_authorizer(void) {
     deny_from_now = 1;
     CHECK_U64(sqlite3_step(stmt), SQLITE_AUTH);
     CHECK_STR(sqlite3_errmsg(db),
-              "bloom_add_in_place: cannot write main.filters.f, rowid 4: not authorized");
+              "bloom_add_in_place: cannot update main.filters.f: not authorized");
     sqlite3_finalize(stmt);
     sqlite3_set_authorizer(db, NULL, NULL);
     CHECK(cell_is(db, 4, &scalable));
     CHECK_STR(run(db, stage_count_sql), "1");
 
-    /* SQLITE_IGNORE to the UPDATE of the column would leave the growth out of the cell while
-    ** the add answered 1 (a key lost): it is an error, the cell as it was. */
+    /* SQLITE_IGNORE to the UPDATE of the column makes SQLite leave the column out of an UPDATE,
+    ** silently: a write in place would pass it by, and the UPDATE that grows a scalable filter
+    ** would lose the key while the add answered 1. Every writer is an error, growing or not,
+    ** the cells as they were; the probes, which only read, work. */
+    static const struct {
+        const char *func, *sql;
+    } ignored_writers[] = {
+        {"bloom_add_in_place", "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"},
+        {"bloom_add_in_place", "SELECT bloom_add_in_place('filters', 'f', 1, 'new key')"},
+        {"bloom_remove_in_place", "SELECT bloom_remove_in_place('filters', 'f', 2, 'k')"},
+        {"cms_add_in_place", "SELECT cms_add_in_place('filters', 'f', 5, 'new key', 7)"},
+    };
     sqlite3_set_authorizer(db, ignore_update_of_f, NULL);
-    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 4, 'new key')"),
-              "error 1: bloom_add_in_place: the authorizer leaves main.filters.f, rowid 4 out of "
-              "the UPDATE that grows the filter (SQLITE_IGNORE); nothing was added");
+    for (size_t i = 0; i < sizeof ignored_writers / sizeof ignored_writers[0]; i++) {
+        char *expected = sqlite3_mprintf(
+            "error 1: %s: cannot write main.filters.f in place: the authorizer leaves the column "
+            "out of an UPDATE of it (SQLITE_IGNORE), which a write in place would pass by",
+            ignored_writers[i].func);
+        CHECK_STR(run(db, ignored_writers[i].sql), expected);
+        sqlite3_free(expected);
+    }
+    CHECK_STR(run(db, "SELECT bloom_might_contain_in_place('filters', 'f', 2, 'k')"), "1");
     sqlite3_set_authorizer(db, NULL, NULL);
+    CHECK(cell_is(db, 1, &standard));
+    CHECK(cell_is(db, 2, &counting));
     CHECK(cell_is(db, 4, &scalable));
+    CHECK(cell_is(db, 5, &countmin));
+
+    /* The functions read the table's columns by PRAGMA table_xinfo, which the authorizer is
+    ** asked about: denying it stops them all, with SQLITE_AUTH. */
+    sqlite3_set_authorizer(db, deny_pragmas, NULL);
+    CHECK_STR(run(db, "SELECT bloom_add_in_place('filters', 'f', 1, 'new key')"),
+              "error 23: bloom_add_in_place: cannot update main.filters.f: not authorized");
+    CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'k')"),
+              "error 23: cms_count_in_place: cannot read main.filters.f: not authorized");
+    CHECK_U64(sqlite3_errcode(db), SQLITE_AUTH);
+    sqlite3_set_authorizer(db, NULL, NULL);
+    CHECK(cell_is(db, 1, &standard));
 
     /* An authorizer that allows everything: it is asked, and the three work. */
     sqlite3_set_authorizer(db, allow_all, NULL);
@@ -433,8 +472,7 @@ static void test_authorizer(void) {
     CHECK_STR(run(db, "SELECT bloom_remove_in_place('filters', 'f', 2, 'k')"), "1");
     CHECK_STR(run(db, "SELECT bloom_might_contain_in_place('filters', 'f', 1, 'k')"), "1");
     CHECK_STR(run(db, "SELECT bloom_add_in_place('other', 'f', 1, 'k')"),
-              "error 23: bloom_add_in_place: cannot update main.other.f: access to other.f is "
-              "prohibited");
+              "error 23: bloom_add_in_place: cannot update main.other.f: not authorized");
     CHECK_STR(run(db, "SELECT bloom_might_contain_in_place('other', 'f', 1, 'k')"),
               "error 23: bloom_might_contain_in_place: cannot read main.other.f: access to "
               "other.f is prohibited");
@@ -453,36 +491,39 @@ static void test_authorizer(void) {
 static void test_trusted_schema(void) {
     sqlite3 *db = open_memory();
     exec(db, filters_sql);
-    exec(
-        db,
-        "CREATE TABLE log(k);"
-        "CREATE TRIGGER log_add AFTER INSERT ON log BEGIN"
-        "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
-        "CREATE TABLE removals(k);"
-        "CREATE TRIGGER removals_remove AFTER INSERT ON removals BEGIN"
-        "  SELECT bloom_remove_in_place('filters', 'f', 2, NEW.k); END;"
-        "CREATE TABLE temp_log(k);"
-        "CREATE TEMP TRIGGER temp_log_add AFTER INSERT ON main.temp_log BEGIN"
-        "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
-        "CREATE VIEW probe_view AS"
-        "  SELECT bloom_might_contain_in_place('filters', 'f', 1, 'temp key') AS c;"
-        "CREATE VIEW add_view AS SELECT bloom_add_in_place('filters', 'f', 1, 'view key') AS c;"
-        "CREATE TABLE counts(k);"
-        "CREATE TRIGGER counts_add AFTER INSERT ON counts BEGIN"
-        "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k); END;"
-        "CREATE TABLE temp_counts(k);"
-        "CREATE TEMP TRIGGER temp_counts_add AFTER INSERT ON main.temp_counts BEGIN"
-        "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k, 3);"
-        "  SELECT bloom_add_in_place('filters', 'f', 4, NEW.k); END;"
-        "CREATE VIEW count_view AS SELECT cms_count_in_place('filters', 'f', 5, 'temp key') AS c;"
-        "CREATE VIEW cms_add_view AS SELECT cms_add_in_place('filters', 'f', 5, 'view key') AS c;");
-    /* The flags this rests on: the writers neither deterministic nor innocuous, the probes
-    ** innocuous (0x200000) but not deterministic. */
+    exec(db,
+         "CREATE TABLE log(k);"
+         "CREATE TRIGGER log_add AFTER INSERT ON log BEGIN"
+         "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
+         "CREATE TABLE removals(k);"
+         "CREATE TRIGGER removals_remove AFTER INSERT ON removals BEGIN"
+         "  SELECT bloom_remove_in_place('filters', 'f', 2, NEW.k); END;"
+         "CREATE TABLE temp_log(k);"
+         "CREATE TEMP TRIGGER temp_log_add AFTER INSERT ON main.temp_log BEGIN"
+         "  SELECT bloom_add_in_place('filters', 'f', 1, NEW.k); END;"
+         "CREATE VIEW probe_view AS"
+         "  SELECT bloom_might_contain_in_place('filters', 'f', 1, 'temp key') AS c;"
+         "CREATE VIEW add_view AS SELECT bloom_add_in_place('filters', 'f', 1, 'view key') AS c;"
+         "CREATE TABLE counts(k);"
+         "CREATE TRIGGER counts_add AFTER INSERT ON counts BEGIN"
+         "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k); END;"
+         "CREATE TABLE temp_counts(k);"
+         "CREATE TEMP TRIGGER temp_counts_add AFTER INSERT ON main.temp_counts BEGIN"
+         "  SELECT cms_add_in_place('filters', 'f', 5, NEW.k, 3);"
+         "  SELECT bloom_add_in_place('filters', 'f', 4, NEW.k); END;"
+         "CREATE VIEW count_view AS SELECT cms_count_in_place('filters', 'f', 5, 'temp key') AS c;"
+         "CREATE VIEW cms_add_view AS SELECT cms_add_in_place('filters', 'f', 5, 'view key') AS c;"
+         "CREATE TEMP VIEW temp_probe_view AS"
+         "  SELECT bloom_might_contain_in_place('filters', 'f', 1, 'temp key') AS c;"
+         "CREATE TEMP VIEW temp_count_view AS"
+         "  SELECT cms_count_in_place('filters', 'f', 5, 'temp key') AS c;");
+    /* The flags this rests on: the writers and the probes neither deterministic nor innocuous
+    ** (a probe names a table of any schema, so an untrusted schema must not call it). */
     CHECK_STR(run(db, "SELECT group_concat(name || ' ' || flags, ', ') FROM (SELECT name, flags "
                       "FROM pragma_function_list WHERE name LIKE '%in_place' AND narg = 4 "
                       "ORDER BY name)"),
-              "bloom_add_in_place 0, bloom_might_contain_in_place 2097152, "
-              "bloom_remove_in_place 0, cms_add_in_place 0, cms_count_in_place 2097152");
+              "bloom_add_in_place 0, bloom_might_contain_in_place 0, "
+              "bloom_remove_in_place 0, cms_add_in_place 0, cms_count_in_place 0");
     CHECK(sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) == SQLITE_OK);
     CHECK_STR(run(db, "PRAGMA trusted_schema"), "0");
     bytes standard = read_cell(db, 1), counting = read_cell(db, 2);
@@ -496,6 +537,10 @@ static void test_trusted_schema(void) {
     CHECK_STR(run(db, "INSERT INTO counts VALUES ('trigger key')"),
               "error 1: unsafe use of cms_add_in_place()");
     CHECK_STR(run(db, "SELECT c FROM cms_add_view"), "error 1: unsafe use of cms_add_in_place()");
+    /* The probes too: they read the table they name, of any schema. */
+    CHECK_STR(run(db, "SELECT c FROM probe_view"),
+              "error 1: unsafe use of bloom_might_contain_in_place()");
+    CHECK_STR(run(db, "SELECT c FROM count_view"), "error 1: unsafe use of cms_count_in_place()");
     CHECK(cell_is(db, 1, &standard));
     CHECK(cell_is(db, 2, &counting));
     CHECK(cell_is(db, 5, &countmin));
@@ -508,12 +553,12 @@ static void test_trusted_schema(void) {
     CHECK_STR(
         run_blob(db, "SELECT f = bloom_add(?1, 'temp key') FROM filters WHERE id = 1", &standard),
         "1");
-    /* The probe is innocuous: a view of the main schema may call it. */
-    CHECK_STR(run(db, "SELECT c FROM probe_view"), "1");
+    /* A TEMP view, the application's own, may probe. */
+    CHECK_STR(run(db, "SELECT c FROM temp_probe_view"), "1");
     /* The same for a count-min sketch, and a scalable filter growing from a TEMP trigger (its
     ** UPDATE, run from the function, is the application's own too). */
     CHECK_STR(run(db, "INSERT INTO temp_counts VALUES ('temp key')"), "");
-    CHECK_STR(run(db, "SELECT c FROM count_view"), "3");
+    CHECK_STR(run(db, "SELECT c FROM temp_count_view"), "3");
     CHECK_STR(
         run_blob(db, "SELECT f = cms_add(?1, 'temp key', 3) FROM filters WHERE id = 5", &countmin),
         "1");
@@ -529,6 +574,7 @@ static void test_trusted_schema(void) {
               "1");
     CHECK_STR(run(db, "INSERT INTO counts VALUES ('trigger key')"), "");
     CHECK_STR(run(db, "SELECT cms_count_in_place('filters', 'f', 5, 'trigger key')"), "1");
+    CHECK_STR(run(db, "SELECT c FROM probe_view"), "1");
 
     bytes_free(&standard);
     bytes_free(&counting);

@@ -213,9 +213,11 @@ typedef struct operation {
     int changes;        /* whether an unfailed run changes those cells */
 } operation;
 
-/* Restores every cell of disk.cells, which the writers in place change, from disk.originals. */
+/* Restores every cell the writers in place change, of disk.cells and disk.keyed, from
+** disk.originals. */
 static const char restore_sql[] =
-    "UPDATE disk.cells SET f = (SELECT f FROM disk.originals AS o WHERE o.id = cells.id)";
+    "UPDATE disk.cells SET f = (SELECT f FROM disk.originals AS o WHERE o.id = cells.id);"
+    "UPDATE disk.keyed SET f = (SELECT f FROM disk.originals WHERE id = 1)";
 
 /* Restores the cells of the writers in place (restore_sql), then reads those of op into cells. */
 static void restore_cells(sqlite3 *db, const operation *op, text *cells) {
@@ -397,6 +399,35 @@ static const operation operations[] = {
     {"in place: bloom_add_in_place on a sketch", 0,
      "SELECT bloom_add_in_place('disk.cells', 'f', 4, 'key 5')", "1:0\n",
      "SELECT hex(f) FROM disk.cells WHERE id = 4", 1},
+
+    /* The guards of rule 19 (in place): the checks of the table, and their refusals. */
+    {"in place: a column rowid that is not the rowid", 0,
+     "SELECT bloom_add_in_place('disk.keyed', 'f', 1, 'new key')", "1:1\n",
+     "SELECT hex(f) FROM disk.keyed", 1},
+    {"in place: probe, a column rowid that is not the rowid", 0,
+     "SELECT bloom_might_contain_in_place('disk.keyed', 'f', 1, 'key 1')", "1:1\n", NULL, 0},
+    {"in place: refused, a CHECK constraint", 0,
+     "SELECT bloom_add_in_place('disk.checked', 'f', 1, 'new key')",
+     "error 1: bloom_add_in_place: cannot write disk.checked.f in place: an UPDATE of it checks "
+     "the CHECK constraint length(f) > 0",
+     "SELECT hex(f) FROM disk.checked", 0},
+    {"in place: refused, a trigger", 0,
+     "SELECT cms_add_in_place('disk.triggered', 'f', 1, 'new key')",
+     "error 1: cms_add_in_place: cannot write disk.triggered.f in place: an UPDATE of it fires a "
+     "trigger",
+     "SELECT hex(f) FROM disk.triggered", 0},
+    {"in place: refused, generated columns", 0,
+     "SELECT bloom_might_contain_in_place('generated', 'f', 1, 'k')",
+     "error 1: bloom_might_contain_in_place: cannot read main.generated.f in place: its table has "
+     "generated columns",
+     NULL, 0},
+    {"in place: no such column", 0, "SELECT bloom_add_in_place('disk.cells', 'nosuch', 1, 'k')",
+     "error 1: bloom_add_in_place: cannot update disk.cells.nosuch: no such column: nosuch", NULL,
+     0},
+    {"in place: a view", 0, "SELECT bloom_might_contain_in_place('filters_view', 'f', 1, 'k')",
+     "error 1: bloom_might_contain_in_place: cannot read main.filters_view.f: main.filters_view "
+     "is a view",
+     NULL, 0},
 };
 
 /* The fixtures: keys of every type, keys given twice, and filters built from them. */
@@ -444,7 +475,18 @@ static const char fixture_sql[] =
     "INSERT INTO disk.originals SELECT 3, f FROM grown WHERE name = 'scalable 3 stages';"
     "INSERT INTO disk.originals SELECT 4, f FROM sketches WHERE name = 'plain';"
     "CREATE TABLE disk.cells(id INTEGER PRIMARY KEY, f BLOB);"
-    "INSERT INTO disk.cells SELECT * FROM disk.originals;";
+    "INSERT INTO disk.cells SELECT * FROM disk.originals;"
+    /* Tables the guards of rule 19 (in place) look into. */
+    "CREATE TABLE disk.keyed(rowid INTEGER PRIMARY KEY DESC, f BLOB);"
+    "INSERT INTO disk.keyed(_rowid_, rowid, f) SELECT 1, 2, f FROM disk.originals WHERE id = 1;"
+    "CREATE TABLE disk.checked(id INTEGER PRIMARY KEY, f BLOB CHECK (length(f) > 0));"
+    "INSERT INTO disk.checked SELECT 1, f FROM filters WHERE name = 'a';"
+    "CREATE TABLE disk.triggered(id INTEGER PRIMARY KEY, f BLOB);"
+    "INSERT INTO disk.triggered SELECT 1, f FROM sketches WHERE name = 'plain';"
+    "CREATE TRIGGER disk.triggered_f AFTER UPDATE OF f ON triggered BEGIN SELECT 1; END;"
+    "CREATE TABLE generated(id INTEGER PRIMARY KEY, g AS (1), f BLOB);"
+    "INSERT INTO generated(id, f) SELECT 1, f FROM filters WHERE name = 'a';"
+    "CREATE VIEW filters_view AS SELECT * FROM filters;";
 
 /* A connection to an in-memory database with the extension loaded and lookaside off;
 ** exits on failure. */

@@ -350,7 +350,7 @@ SELECT cms_count_in_place('cells', 's', 4, 'x');
 SELECT cms_add_in_place('cells', 'nosuch', 1, 'x');
 -- error: cms_add_in_place: cannot update main.cells.nosuch: no such column: nosuch
 SELECT cms_count_in_place('cells', 'nosuch', 1, 'x');
--- error: cms_count_in_place: cannot read main.cells.nosuch: no such column: main.cells.nosuch
+-- error: cms_count_in_place: cannot read main.cells.nosuch: no such column: nosuch
 INSERT INTO cells SELECT 4, f FROM bloom;
 SELECT cms_add_in_place('cells', 's', 4, 'x');
 -- error: cms_add_in_place: main.cells.s, rowid 4 holds a 'standard' filter, not a count-min sketch

@@ -40,12 +40,11 @@ SELECT bloom_add_in_place('nosuch', 'filter', 1, 'x');
 SELECT bloom_might_contain_in_place('nosuch', 'filter', 1, 'x');
 -- error: bloom_might_contain_in_place: cannot read main.nosuch.filter: no such table: main.nosuch
 SELECT bloom_add_in_place('other.filters', 'filter', 1, 'x');
--- error: bloom_add_in_place: cannot update other.filters.filter: no such table: other.filters
+-- error: bloom_add_in_place: cannot update other.filters.filter: no such schema: other
 SELECT bloom_add_in_place('filters', 'nosuch', 1, 'x');
 -- error: bloom_add_in_place: cannot update main.filters.nosuch: no such column: nosuch
--- (Not a TEXT cell: SQLite reads a lone double-quoted name that names no column as a string.)
 SELECT bloom_might_contain_in_place('filters', 'nosuch', 1, 'x');
--- error: bloom_might_contain_in_place: cannot read main.filters.nosuch: no such column: main.filters.nosuch
+-- error: bloom_might_contain_in_place: cannot read main.filters.nosuch: no such column: nosuch
 SELECT bloom_remove_in_place('filters', 'filter', 99, 'x');
 -- error: bloom_remove_in_place: no row with rowid 99 in main.filters
 SELECT bloom_add_in_place('filters', 'filter', 'one', 'x');

@@ -16,6 +16,7 @@ INSERT INTO popcount VALUES ('0', 0), ('1', 1), ('2', 1), ('3', 2), ('4', 1), ('
 CREATE TABLE counted AS
 WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2400)
 SELECT sum(bits) AS x FROM s, f, popcount WHERE digit = substr(hex(substr(f, 65)), i, 1);
+--! since 3.35.0
 SELECT x, printf('%.1f', ln(1 - x / 9600.0) / (7 * ln(1 - 1 / 9600.0))), printf('%.12f', pow(x / 9600.0, 7)),
        json_extract(bloom_info(f), '$.bits_set'), printf('%.12f', json_extract(bloom_info(f), '$.estimated_fp_rate')) FROM counted, f;
 -- => 4973|1000.9|0.010009919465|4973|0.010009919465

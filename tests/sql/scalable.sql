@@ -168,12 +168,16 @@ SELECT bloom_add_in_place('stored', 'f', 2, 5);
 PRAGMA query_only = OFF;
 SELECT f = (SELECT f FROM full) FROM stored WHERE id = 2;
 -- => 1
--- The UPDATE that grows the cell fires the table's triggers; the writes in place do not.
+-- Rule 19 (in place): a table whose UPDATE of the column fires a trigger is refused before
+-- anything, by an add that would grow the filter and by one that would not (so the same call
+-- never obeys the trigger or passes it by depending on the growth); the cell as it was.
 CREATE TABLE grew(id INTEGER, bytes INTEGER);
 CREATE TRIGGER stored_grew AFTER UPDATE OF f ON stored BEGIN INSERT INTO grew VALUES (NEW.id, length(NEW.f)); END;
-SELECT bloom_add_in_place('stored', 'f', 2, 1), bloom_add_in_place('stored', 'f', 2, 5),
-       bloom_add_in_place('stored', 'f', 2, 6);
--- => 0|1|1
+SELECT bloom_add_in_place('stored', 'f', 2, 1);
+-- error: bloom_add_in_place: cannot write main.stored.f in place: an UPDATE of it fires a trigger, which a write in place would not; use UPDATE main.stored SET f = bloom_add(f, key) WHERE rowid = 2 instead
+SELECT bloom_add_in_place('stored', 'f', 2, 5);
+-- error: bloom_add_in_place: cannot write main.stored.f in place: an UPDATE of it fires a trigger, which a write in place would not; use UPDATE main.stored SET f = bloom_add(f, key) WHERE rowid = 2 instead
+UPDATE stored SET f = bloom_add(bloom_add(f, 5), 6) WHERE rowid = 2;
 SELECT id, bytes, bytes = (SELECT length(f) FROM stored WHERE id = 2) FROM grew;
 -- => 2|216|1
 DROP TRIGGER stored_grew;
@@ -332,4 +336,4 @@ SELECT _rowid_, typeof(f), CASE typeof(f) WHEN 'blob' THEN bloom_might_contain(f
 CREATE TABLE hidden(rowid INTEGER, _rowid_ INTEGER, oid INTEGER, f BLOB);
 INSERT INTO hidden(f) VALUES (bloom_empty(1, 0.01, 'scalable'));
 SELECT bloom_might_contain_in_place('hidden', 'f', 1, 'a');
--- error: bloom_might_contain_in_place: cannot find the rows of main.hidden: columns called rowid, _rowid_ and oid hide its rowid, or it has none
+-- error: bloom_might_contain_in_place: cannot read main.hidden.f: its columns called rowid, _rowid_ and oid hide its rowid

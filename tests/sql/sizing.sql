@@ -57,5 +57,6 @@ SELECT length(bloom_build(1, 1000, 0.01));
 --! limit length 1000000000
 SELECT bloom_build(1, 1000000000000, 0.01);
 -- error TOOBIG: bloom_build: a filter for n = 1000000000000 at p = 0.01 needs 1198132297240 bytes, more than the length limit of 1000000000 bytes
+--! needs exact reals
 SELECT bloom_build(1, 9223372036854775807, 1e-19);
 -- error TOOBIG: bloom_build: a filter for n = 9223372036854775807 at p = 1.0e-19 needs 104982789298699800000 bytes, more than the length limit of 1000000000 bytes
