@@ -4,7 +4,7 @@
 */
 #include "bloom_core.h"
 
-#include "bloom_model.h"
+#include "hash_math.h"
 #include "little_endian.h"
 
 #include <math.h>
@@ -64,7 +64,7 @@ filter_status bloom_size_designed(uint64_t n, double p, int layout,
         words = ceil((double)n / design->load) * (BLOOM_LINE_BITS / 64);
     }
     *bytes_needed = FILTER_HEADER_BYTES + 8.0 * words;
-    if (*bytes_needed > BLOOM_MAX_BYTES) {
+    if (*bytes_needed > FILTER_MAX_BYTES) {
         return FILTER_TOO_BIG;
     }
     out->m = (uint64_t)words * 64;
@@ -75,9 +75,13 @@ uint64_t bloom_blob_bytes(uint64_t m) {
     return FILTER_HEADER_BYTES + (m / 64 + (m % 64 != 0)) * 8;
 }
 
+const filter_kind *bloom_kind_of_layout(int layout) {
+    return layout == BLOOM_LAYOUT_BLOCKED ? &bloom_blocked_kind : &bloom_standard_kind;
+}
+
 void bloom_write_header(uint8_t *blob, const bloom_header *h) {
     memset(blob, 0, FILTER_HEADER_BYTES);
-    filter_write_prelude(blob, filter_kind_by_id(h->layout), KEY_HASH_XXH3_128);
+    filter_write_prelude(blob, bloom_kind_of_layout(h->layout));
     le_store32(blob + BLOOM_OFF_K, h->k);
     le_store64(blob + BLOOM_OFF_M, h->m);
     le_store64(blob + BLOOM_OFF_N, h->n);
@@ -97,7 +101,7 @@ bloom_header bloom_header_of(const filter_view *f) {
 }
 
 /* The kinds' validate: the Bloom fields against the BLOB's length (docs/format.md). */
-static filter_status validate(const filter_view *f, char *why) {
+static filter_status bloom_kind_validate(const filter_view *f, char *why) {
     bloom_header h = bloom_header_of(f);
     if (h.k < 1 || h.k > BLOOM_K_MAX) {
         return filter_invalid(why, "corrupt filter: k = %lu is outside 1..%d", (unsigned long)h.k,
@@ -120,66 +124,27 @@ static filter_status validate(const filter_view *f, char *why) {
     return filter_check_reserved(f, BLOOM_OFF_RESERVED_A, BLOOM_OFF_M, why);
 }
 
-uint64_t bloom_reduce_portable(uint64_t x, uint64_t m) {
-    uint64_t x_lo = (uint32_t)x, x_hi = x >> 32;
-    uint64_t m_lo = (uint32_t)m, m_hi = m >> 32;
-    uint64_t lo_lo = x_lo * m_lo, hi_lo = x_hi * m_lo;
-    uint64_t lo_hi = x_lo * m_hi, hi_hi = x_hi * m_hi;
-    uint64_t middle = (lo_lo >> 32) + (uint32_t)hi_lo + lo_hi; /* cannot overflow */
-    return hi_hi + (hi_lo >> 32) + (middle >> 32);
-}
-
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 uint128;
-
-uint64_t bloom_reduce(uint64_t x, uint64_t m) {
-    return (uint64_t)(((uint128)x * m) >> 64);
-}
-#else
-uint64_t bloom_reduce(uint64_t x, uint64_t m) {
-    return bloom_reduce_portable(x, m);
-}
-#endif
-
 /*
-** Positions of the standard layout. Plain double hashing (h1 + i*h2) reduced
-** by multiply-shift keeps the positions of two keys close for every i
-** whenever their (h1, h2) are close, which puts a floor of about 1/(m^2 k) per
-** key under the false-positive rate (measured: 60x the target at n = 100,
-** p = 1e-6). So each step is passed through a bijective 64-bit mixer first:
-** position i, from 0 to k - 1, is reduce(mix(h1 + i * (h2 | 1)), m). The odd
-** step makes the k inputs distinct.
-**
-** Positions of the blocked layout: h1 picks the line, reduce(h1, m / 512);
-** position i in the line is the top 9 bits of (h2 | 1) * C^i modulo 2^64, with
-** C the odd constant below.
+** Positions of the standard layout: those of double hashing, hash_positions.
+** Positions of the blocked layout: h1 picks the line, hash_reduce(h1, m /
+** 512); position i in the line is the top 9 bits of (h2 | 1) * C^i modulo
+** 2^64, with C the odd constant below.
 */
 #define LINE_STEP UINT64_C(0x9E3779B97F4A7C15)
-
-/* The splitmix64 finalizer: a bijection of 64-bit values with full avalanche. */
-static inline uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 /* The loop over the k positions of key in a filter with header h: for each, pos is set and
 ** BODY runs. One loop per layout, so that no position pays for the choice. */
 #define FOR_EACH_POSITION(h, key, pos, BODY)                                                       \
     do {                                                                                           \
         if ((h)->layout == BLOOM_LAYOUT_BLOCKED) {                                                 \
-            uint64_t line_ = bloom_reduce((key).h1, (h)->m / BLOOM_LINE_BITS) * BLOOM_LINE_BITS;   \
-            uint64_t x_ = (key).h2 | 1;                                                            \
-            for (uint32_t i_ = 0; i_ < (h)->k; i_++, x_ *= LINE_STEP) {                            \
-                uint64_t pos = line_ + (x_ >> 55);                                                 \
+            uint64_t line_ = hash_reduce((key).h1, (h)->m / BLOOM_LINE_BITS) * BLOOM_LINE_BITS;    \
+            uint64_t y_ = (key).h2 | 1;                                                            \
+            for (uint32_t j_ = 0; j_ < (h)->k; j_++, y_ *= LINE_STEP) {                            \
+                uint64_t pos = line_ + (y_ >> 55);                                                 \
                 BODY                                                                               \
             }                                                                                      \
         } else {                                                                                   \
-            uint64_t x_ = (key).h1, step_ = (key).h2 | 1;                                          \
-            for (uint32_t i_ = 0; i_ < (h)->k; i_++, x_ += step_) {                                \
-                uint64_t pos = bloom_reduce(mix64(x_), (h)->m);                                    \
-                BODY                                                                               \
-            }                                                                                      \
+            HASH_FOR_EACH_POSITION(key, (h)->k, (h)->m, pos, BODY);                                \
         }                                                                                          \
     } while (0)
 
@@ -209,7 +174,7 @@ void bloom_set_batch(uint8_t *bits, const bloom_header *h, const key_hash *keys,
 }
 
 /* bloom_test, inline where it is called for the kinds. */
-static inline int test_bits(const uint8_t *bits, const bloom_header *h, key_hash key) {
+static inline int bloom_test_bits(const uint8_t *bits, const bloom_header *h, key_hash key) {
     FOR_EACH_POSITION(h, key, pos, {
         if ((bits[pos >> 3] & (1u << (pos & 7))) == 0) {
             return 0;
@@ -219,11 +184,11 @@ static inline int test_bits(const uint8_t *bits, const bloom_header *h, key_hash
 }
 
 int bloom_test(const uint8_t *bits, const bloom_header *h, key_hash key) {
-    return test_bits(bits, h, key);
+    return bloom_test_bits(bits, h, key);
 }
 
 /* Number of bits set in a 64-bit word, without a compiler builtin. */
-static uint64_t popcount64(uint64_t x) {
+static uint64_t bloom_popcount64(uint64_t x) {
     x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
     x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
     x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
@@ -247,7 +212,7 @@ bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits) {
     for (uint64_t start = 0; start < h->m / 8; start += segment_bits / 8) {
         uint64_t x = 0;
         for (uint64_t i = start; i < start + segment_bits / 8; i += 8) {
-            x += popcount64(le_load64(bits + i));
+            x += bloom_popcount64(le_load64(bits + i));
         }
         bits_set += x;
         rate_sum += pow((double)x / b, h->k); /* a probe lands in each segment alike */
@@ -301,53 +266,49 @@ void bloom_merge(uint8_t *dst, const uint8_t *src, uint64_t m) {
     }
 }
 
-uint64_t bloom_add_counts(uint64_t a, uint64_t b) {
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* The kinds' might_contain. */
-static int might_contain(const filter_view *f, key_hash key) {
+static int bloom_kind_might_contain(const filter_view *f, key_hash key) {
     bloom_header h = bloom_header_of(f);
-    return test_bits(bloom_bits(f), &h, key);
+    return bloom_test_bits(bloom_bits(f), &h, key);
 }
 
 /* The kinds' write_header. */
-static void write_header(uint8_t *dst, const filter_view *f) {
+static void bloom_kind_write_header(uint8_t *dst, const filter_view *f) {
     bloom_header h = bloom_header_of(f);
     bloom_write_header(dst, &h);
 }
 
 /* The header of a filter that filter_copy wrote. */
-static bloom_header header_of_blob(const uint8_t *blob) {
-    filter_view f = {filter_kind_by_id(blob[FILTER_OFF_KIND]), 0, 0, 0, blob, 0};
+static bloom_header bloom_header_of_blob(const uint8_t *blob) {
+    filter_view f = {bloom_kind_of_layout(blob[FILTER_OFF_KIND]), 0, 0, 0, blob, 0};
     return bloom_header_of(&f);
 }
 
 /* The kinds' add: the key's bits, and one more key added. */
-static filter_status add(uint8_t *blob, key_hash key) {
-    bloom_header h = header_of_blob(blob);
+static filter_status bloom_kind_add(uint8_t *blob, key_hash key) {
+    bloom_header h = bloom_header_of_blob(blob);
     bloom_set(blob + FILTER_HEADER_BYTES, &h, key);
-    le_store64(blob + BLOOM_OFF_KEYS, bloom_add_counts(h.keys, 1));
+    le_store64(blob + BLOOM_OFF_KEYS, filter_add_counts(h.keys, 1));
     return FILTER_OK;
 }
 
 /* The kinds' compatible: the same m and k. */
-static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
+static filter_status bloom_kind_compatible(const filter_view *a, const filter_view *b, char *why) {
     bloom_header a_header = bloom_header_of(a), b_header = bloom_header_of(b);
     return bloom_check_compatible(&a_header, &b_header, why);
 }
 
 /* The kinds' merge: the bits ORed and the counts of keys added summed. */
-static filter_status merge(uint8_t *blob, const filter_view *f) {
-    bloom_header into = header_of_blob(blob), from = bloom_header_of(f);
+static filter_status bloom_kind_merge(uint8_t *blob, const filter_view *f) {
+    bloom_header into = bloom_header_of_blob(blob), from = bloom_header_of(f);
     bloom_merge(blob + FILTER_HEADER_BYTES, bloom_bits(f), into.m);
-    le_store64(blob + BLOOM_OFF_KEYS, bloom_add_counts(into.keys, from.keys));
+    le_store64(blob + BLOOM_OFF_KEYS, filter_add_counts(into.keys, from.keys));
     return FILTER_OK;
 }
 
 /* The kinds' might_contain_io: the byte of each position, until a bit is clear. */
-static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
-                                      int *answer) {
+static filter_status bloom_kind_might_contain_io(const filter_view *f, filter_io *io, key_hash key,
+                                                 int *answer) {
     bloom_header h = bloom_header_of(f);
     uint64_t positions[BLOOM_K_MAX];
     bloom_positions(&h, key, positions);
@@ -363,7 +324,8 @@ static filter_status might_contain_io(const filter_view *f, filter_io *io, key_h
 }
 
 /* The kinds' add_io: the bytes of the bits that were clear, then the count of keys added. */
-static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
+static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                       int *was_absent) {
     bloom_header h = bloom_header_of(f);
     uint64_t positions[BLOOM_K_MAX];
     uint8_t keys[8];
@@ -383,16 +345,19 @@ static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, i
             }
         }
     }
-    le_store64(keys, bloom_add_counts(h.keys, 1));
+    le_store64(keys, filter_add_counts(h.keys, 1));
     return io->write(io->state, BLOOM_OFF_KEYS, keys, sizeof keys) != 0 ? FILTER_IO_FAILED
                                                                         : FILTER_OK;
 }
 
 /* A Bloom kind: both share every operation, which read the layout from the filter. */
-#define BLOOM_KIND(layout, name)                                                                   \
+#define BLOOM_KIND(layout, kind_name)                                                              \
     {                                                                                              \
-        layout, name, BLOOM_FORMAT_VERSION, validate, might_contain, write_header, add,            \
-            compatible, merge, might_contain_io, add_io, NULL, NULL, NULL, NULL, NULL              \
+        .id = layout, .name = kind_name, .format_version = BLOOM_FORMAT_VERSION,                   \
+        .key_hash = KEY_HASH_XXH3_128, .validate = bloom_kind_validate,                            \
+        .might_contain = bloom_kind_might_contain, .write_header = bloom_kind_write_header,        \
+        .add = bloom_kind_add, .compatible = bloom_kind_compatible, .merge = bloom_kind_merge,     \
+        .might_contain_io = bloom_kind_might_contain_io, .add_io = bloom_kind_add_io               \
     }
 
 const filter_kind bloom_standard_kind = BLOOM_KIND(BLOOM_LAYOUT_STANDARD, "standard");

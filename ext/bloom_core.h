@@ -10,6 +10,7 @@
 #ifndef BLOOM_CORE_H
 #define BLOOM_CORE_H
 
+#include "bloom_model.h"
 #include "filter.h"
 #include "key_hash.h"
 
@@ -18,10 +19,8 @@
 
 enum {
     BLOOM_LAYOUT_STANDARD = 1, /* kind 1: one bit array, k positions anywhere in it */
-    BLOOM_LAYOUT_BLOCKED = 2,  /* kind 2: 512-bit lines, all k positions of a key in one line */
-    BLOOM_FORMAT_VERSION = 1,  /* the format version that defines both kinds */
-    BLOOM_LINE_BITS = 512,     /* bits in a line of the blocked layout (one cache line) */
-    BLOOM_K_MAX = 64           /* most hash functions a filter may use */
+    BLOOM_LAYOUT_BLOCKED = 2,  /* kind 2: BLOOM_LINE_BITS lines, all k positions of a key in one */
+    BLOOM_FORMAT_VERSION = 1   /* the format version that defines both kinds */
 };
 
 /* Offsets of the Bloom fields in the header, after the 8-byte prelude. */
@@ -35,15 +34,11 @@ enum {
     BLOOM_OFF_RESERVED_B = 48 /* 16 bytes, up to the bit array */
 };
 
-/* Largest BLOB the core will size, whatever the caller's own limit: 2^61 bytes, so that
-** m, in bits, fits in 64 bits. */
-#define BLOOM_MAX_BYTES 2305843009213693952.0
-
-/* Highest false-positive rate the blocked layout is sized for. */
-#define BLOOM_BLOCKED_P_MAX 0.5
-
 extern const filter_kind bloom_standard_kind; /* kind 1 */
 extern const filter_kind bloom_blocked_kind;  /* kind 2 */
+
+/* The kind of a Bloom layout (BLOOM_LAYOUT_*). */
+const filter_kind *bloom_kind_of_layout(int layout);
 
 /* The Bloom fields of a filter's header, decoded. */
 typedef struct bloom_header {
@@ -54,9 +49,6 @@ typedef struct bloom_header {
     double p;       /* target false-positive rate at capacity */
     uint64_t keys;  /* keys added, counting repeats */
 } bloom_header;
-
-/* The blocked layout's design for a rate (bloom_model.h). */
-typedef struct bloom_blocked_design bloom_blocked_design;
 
 /*
 ** Checks a false-positive rate for a layout: FILTER_BAD_ARGUMENT outside
@@ -85,8 +77,8 @@ filter_status bloom_size_designed(uint64_t n, double p, int layout,
 /* Total BLOB bytes for a filter of m bits: header plus ceil(m / 64) words. */
 uint64_t bloom_blob_bytes(uint64_t m);
 
-/* Writes the 64-byte header of a filter: the prelude of its kind, then the Bloom fields,
-** little-endian, reserved bytes zero. */
+/* Writes the 64-byte header of a filter: the prelude of its layout's kind, then the Bloom
+** fields, little-endian, reserved bytes zero. */
 void bloom_write_header(uint8_t *blob, const bloom_header *h);
 
 /* The Bloom fields of a filter that filter_open accepted as standard or blocked. */
@@ -97,7 +89,8 @@ static inline const uint8_t *bloom_bits(const filter_view *f) {
     return f->blob + FILTER_HEADER_BYTES;
 }
 
-/* Writes the k bit positions of key in a filter with header h to out[0..k-1]. */
+/* Writes the k bit positions of key in a filter with header h to out[0..k-1] (for the standard
+** layout, hash_positions). */
 void bloom_positions(const bloom_header *h, key_hash key, uint64_t *out);
 
 /* Sets the k bits of key in the bit array bits of a filter with header h. */
@@ -140,14 +133,5 @@ filter_status bloom_check_compatible(const bloom_header *a, const bloom_header *
 
 /* ORs the m-bit array src into dst. */
 void bloom_merge(uint8_t *dst, const uint8_t *src, uint64_t m);
-
-/* a + b, or UINT64_MAX when the sum does not fit: for counts of keys added. */
-uint64_t bloom_add_counts(uint64_t a, uint64_t b);
-
-/* Bit position of the 64-bit value x in [0, m): floor(x * m / 2^64). */
-uint64_t bloom_reduce(uint64_t x, uint64_t m);
-
-/* The same as bloom_reduce without a 128-bit integer type (used where there is none). */
-uint64_t bloom_reduce_portable(uint64_t x, uint64_t m);
 
 #endif /* BLOOM_CORE_H */

@@ -19,7 +19,7 @@
 enum { MAX_LINE_KEYS = 640 };
 
 /* The chances that k draws in a line hit exactly d distinct bits, for d = 0..k. */
-static void distinct_bits(uint32_t k, double *chance) {
+static void bloom_model_distinct_bits(uint32_t k, double *chance) {
     const double b = BLOOM_LINE_BITS;
     chance[0] = 1.0;
     for (uint32_t draw = 1; draw <= k; draw++) {
@@ -33,10 +33,10 @@ static void distinct_bits(uint32_t k, double *chance) {
 
 /* rates[j], j = 0..keys-1: the chance that a probe with k positions is a false positive in a
 ** line holding j keys. */
-static void line_rates(uint32_t k, int keys, double *rates) {
+static void bloom_model_line_rates(uint32_t k, int keys, double *rates) {
     const double b = BLOOM_LINE_BITS;
     double distinct[BLOOM_K_MAX + 1], covered[BLOOM_K_MAX + 1];
-    distinct_bits(k, distinct);
+    bloom_model_distinct_bits(k, distinct);
     for (int j = 0; j < keys; j++) {
         rates[j] = 0.0;
     }
@@ -60,7 +60,7 @@ static void line_rates(uint32_t k, int keys, double *rates) {
 }
 
 /* Mean of rates[j] over j ~ Poisson(keys_per_line), with rates known for j < keys. */
-static double poisson_mean(const double *rates, int keys, double keys_per_line) {
+static double bloom_model_poisson_mean(const double *rates, int keys, double keys_per_line) {
     /* Weights relative to the mode, by recurrence in both directions. */
     const double lambda = keys_per_line;
     int mode = (int)floor(lambda);
@@ -84,7 +84,7 @@ static double poisson_mean(const double *rates, int keys, double keys_per_line) 
 
 /* Keys per line to tabulate for loads up to lambda at rates down to p: the Poisson tail
 ** beyond is below a millionth of p. */
-static int line_keys_needed(double lambda, double p) {
+static int bloom_model_line_keys_needed(double lambda, double p) {
     double z = sqrt(2.0 * log(1e6 / p)) + 2.0;
     double keys = ceil(lambda + z * sqrt(lambda) + 10.0);
     return keys < MAX_LINE_KEYS ? (int)keys : MAX_LINE_KEYS;
@@ -99,27 +99,28 @@ double bloom_blocked_fp_rate(double keys_per_line, uint32_t k) {
     if (keys_per_line == 0.0) {
         return 0.0;
     }
-    int keys = line_keys_needed(keys_per_line, 1e-20);
-    line_rates(k, keys, rates);
-    return poisson_mean(rates, keys, keys_per_line);
+    int keys = bloom_model_line_keys_needed(keys_per_line, 1e-20);
+    bloom_model_line_rates(k, keys, rates);
+    return bloom_model_poisson_mean(rates, keys, keys_per_line);
 }
 
 enum { BLOCKED_K_CANDIDATES = 5 };
 
 /* The largest load at which the best of k = first_k.. (BLOCKED_K_CANDIDATES values, rates
 ** tabulated in rates) has a model rate of at most p, by bisection below high; and that k. */
-static double largest_load(const double (*rates)[MAX_LINE_KEYS], int keys, uint32_t first_k,
-                           uint32_t count, double high, double p, uint32_t *best_k) {
+static double bloom_model_largest_load(const double (*rates)[MAX_LINE_KEYS], int keys,
+                                       uint32_t first_k, uint32_t count, double high, double p,
+                                       uint32_t *best_k) {
     double low = 0.0, best_rate = 2.0;
     for (int i = 0; i < 64; i++) {
         double middle = (low + high) / 2, rate = 1.0;
         for (uint32_t c = 0; c < count; c++) {
-            rate = fmin(rate, poisson_mean(rates[c], keys, middle));
+            rate = fmin(rate, bloom_model_poisson_mean(rates[c], keys, middle));
         }
         *(rate <= p ? &low : &high) = middle;
     }
     for (uint32_t c = 0; c < count; c++) {
-        double rate = poisson_mean(rates[c], keys, low);
+        double rate = bloom_model_poisson_mean(rates[c], keys, low);
         if (rate < best_rate) {
             best_rate = rate;
             *best_k = first_k + c;
@@ -132,9 +133,11 @@ filter_status bloom_design_blocked(double p, bloom_blocked_design *out) {
     const double ln2 = 0.693147180559945309417232121458176568;
     double rates[BLOCKED_K_CANDIDATES][MAX_LINE_KEYS]; /* 25 KB of stack */
     memset(out, 0, sizeof *out);
-    filter_status status = bloom_check_rate(p, BLOOM_LAYOUT_BLOCKED);
-    if (status != FILTER_OK) {
-        return status;
+    if (filter_check_rate(p) != FILTER_OK) {
+        return FILTER_BAD_ARGUMENT;
+    }
+    if (p > BLOOM_BLOCKED_P_MAX) {
+        return FILTER_RATE_TOO_HIGH;
     }
     if (-log2(p) > BLOOM_K_MAX + 1) {
         return FILTER_TOO_MANY_HASHES;
@@ -143,17 +146,17 @@ filter_status bloom_design_blocked(double p, bloom_blocked_design *out) {
     ** log2(1/p), and moves until the best k is inside it. */
     double classic_k = fmin(fmax(round(-log2(p)), 1.0), BLOOM_K_MAX);
     double high = BLOOM_LINE_BITS * ln2 * ln2 / -log(p); /* the standard layout's load */
-    int keys = line_keys_needed(high, p);
+    int keys = bloom_model_line_keys_needed(high, p);
     uint32_t first_k = classic_k > 3 ? (uint32_t)classic_k - 3 : 1;
     for (int moves = 0; moves < BLOOM_K_MAX; moves++) {
         if (first_k + BLOCKED_K_CANDIDATES - 1 > BLOOM_K_MAX) {
             first_k = BLOOM_K_MAX - BLOCKED_K_CANDIDATES + 1;
         }
         for (uint32_t c = 0; c < BLOCKED_K_CANDIDATES; c++) {
-            line_rates(first_k + c, keys, rates[c]);
+            bloom_model_line_rates(first_k + c, keys, rates[c]);
         }
-        out->load = largest_load((const double(*)[MAX_LINE_KEYS])rates, keys, first_k,
-                                 BLOCKED_K_CANDIDATES, high, p, &out->k);
+        out->load = bloom_model_largest_load((const double(*)[MAX_LINE_KEYS])rates, keys, first_k,
+                                             BLOCKED_K_CANDIDATES, high, p, &out->k);
         uint32_t last_k = first_k + BLOCKED_K_CANDIDATES - 1;
         if (out->k == first_k && first_k > 1) {
             first_k = first_k > BLOCKED_K_CANDIDATES - 2 ? first_k - (BLOCKED_K_CANDIDATES - 2) : 1;

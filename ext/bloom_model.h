@@ -1,12 +1,23 @@
 /*
 ** bloom_model.h: the false-positive model of the blocked layout, and the
-** design (keys per line and k) that sizing derives from it for a rate p.
-** No SQLite header, no allocation.
+** design (keys per line and k) that sizing derives from it for a rate p. It
+** lies below the Bloom kinds (bloom_core.h), which size by it. No SQLite
+** header, no allocation.
 */
 #ifndef BLOOM_MODEL_H
 #define BLOOM_MODEL_H
 
-#include "bloom_core.h"
+#include "filter.h"
+
+#include <stdint.h>
+
+enum {
+    BLOOM_LINE_BITS = 512, /* bits in a line of the blocked layout (one cache line) */
+    BLOOM_K_MAX = 64       /* most hash functions a filter may use */
+};
+
+/* Highest false-positive rate the blocked layout is sized for. */
+#define BLOOM_BLOCKED_P_MAX 0.5
 
 /* The highest load (keys per 512-bit line) the model is computed for: above what p = 0.5
 ** needs. */
@@ -19,14 +30,15 @@
 ** (0.2 ms at p = 1 %, about 100 ms at 1e-19): callers that size many filters
 ** at one p keep it and pass it to bloom_size_designed.
 */
-struct bloom_blocked_design {
+typedef struct bloom_blocked_design {
     double p;    /* the rate it is for */
     double load; /* keys per line */
     uint32_t k;  /* bit positions per key */
-};
+} bloom_blocked_design;
 
-/* Computes the design for p: bloom_check_rate's errors, and FILTER_TOO_MANY_HASHES when p
-** is so low that no filter could be sized for it (the classic k above BLOOM_K_MAX + 1). */
+/* Computes the design for p: FILTER_BAD_ARGUMENT outside (0, 1), FILTER_RATE_TOO_HIGH above
+** BLOOM_BLOCKED_P_MAX, and FILTER_TOO_MANY_HASHES when p is so low that no filter could be
+** sized for it (the classic k above BLOOM_K_MAX + 1). */
 filter_status bloom_design_blocked(double p, bloom_blocked_design *out);
 
 /*

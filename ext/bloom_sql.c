@@ -5,11 +5,12 @@
 */
 #include "sql_api.h"
 
+#include "bloom_sql.h"
+
 #include "bloom_core.h"
 #include "bloom_model.h"
 #include "sql_error.h"
 #include "sql_json.h"
-#include "bloom_sql.h"
 #include "sql_kind.h"
 
 /* The state of bloom_build for a Bloom filter. */
@@ -22,7 +23,7 @@ typedef struct bloom_build_state {
 } bloom_build_state;
 
 /* The layout of a Bloom build state. */
-static int layout_of(const build_state *st) {
+static int bloom_sql_layout_of(const build_state *st) {
     return st->kind->kind->id;
 }
 
@@ -33,9 +34,9 @@ static int layout_of(const build_state *st) {
 ** compute it once. (Not from xFinal: SQLite calls that without a statement to
 ** keep auxdata with.) A p it cannot serve is left to sizing, which says why.
 */
-static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argument) {
+static void bloom_sql_build_plan(sqlite3_context *ctx, build_state *common, int rate_argument) {
     bloom_build_state *st = (bloom_build_state *)common;
-    if (layout_of(common) != BLOOM_LAYOUT_BLOCKED) {
+    if (bloom_sql_layout_of(common) != BLOOM_LAYOUT_BLOCKED) {
         return;
     }
     const bloom_blocked_design *kept =
@@ -75,13 +76,13 @@ int bloom_sql_size(sqlite3_context *ctx, build_state *common, uint64_t n, int la
 }
 
 /* Sizes the filter for n keys and allocates it, empty. Returns 0 after setting the error. */
-static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
+static int bloom_sql_build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     bloom_build_state *st = (bloom_build_state *)common;
-    return bloom_sql_size(ctx, common, n, layout_of(common), &st->design, 1, &st->header);
+    return bloom_sql_size(ctx, common, n, bloom_sql_layout_of(common), &st->design, 1, &st->header);
 }
 
 /* Sets the bits of the keys that wait for it, together (bloom_set_batch). */
-static void set_pending(bloom_build_state *st) {
+static void bloom_sql_set_pending(bloom_build_state *st) {
     bloom_set_batch(st->common.blob + FILTER_HEADER_BYTES, &st->header, st->pending,
                     st->pending_count);
     st->pending_count = 0;
@@ -93,7 +94,7 @@ static void set_pending(bloom_build_state *st) {
 #define BATCHED_FILTER_BYTES (UINT64_C(2) << 20)
 
 /* Sets the bits of key in the filter, in a large filter a batch of keys at a time. */
-static filter_status build_add(build_state *common, key_hash key) {
+static filter_status bloom_sql_build_add(build_state *common, key_hash key) {
     bloom_build_state *st = (bloom_build_state *)common;
     if (common->bytes < BATCHED_FILTER_BYTES) {
         bloom_set(common->blob + FILTER_HEADER_BYTES, &st->header, key);
@@ -101,16 +102,16 @@ static filter_status build_add(build_state *common, key_hash key) {
     }
     st->pending[st->pending_count++] = key;
     if (st->pending_count == BLOOM_BATCH_KEYS) {
-        set_pending(st);
+        bloom_sql_set_pending(st);
     }
     return FILTER_OK;
 }
 
 /* Sets the bits of the last keys and writes the header, with the keys added counted by the
 ** shared code. */
-static void build_finish(build_state *common) {
+static void bloom_sql_build_finish(build_state *common) {
     bloom_build_state *st = (bloom_build_state *)common;
-    set_pending(st);
+    bloom_sql_set_pending(st);
     st->header.keys = common->keys;
     bloom_write_header(common->blob, &st->header);
 }
@@ -132,7 +133,7 @@ void bloom_sql_info(sqlite3_str *json, const filter_view *f, const bloom_header 
 }
 
 /* The Bloom fields of bloom_info: the header, then what the fill tells. O(m). */
-static void info(sqlite3_str *json, const filter_view *f) {
+static void bloom_sql_kind_info(sqlite3_str *json, const filter_view *f) {
     bloom_header h = bloom_header_of(f);
     bloom_fill fill = bloom_measure(&h, bloom_bits(f));
     bloom_sql_info(json, f, &h, &fill, "bits_set");
@@ -141,8 +142,10 @@ static void info(sqlite3_str *json, const filter_view *f) {
 /* The SQL side of a Bloom kind: both share every function, which ask the state its layout. */
 #define BLOOM_SQL_KIND(core)                                                                       \
     {                                                                                              \
-        &core, sizeof(bloom_build_state), build_plan, build_size, build_add, build_finish, info,   \
-            0, NULL                                                                                \
+        .kind = &core, .build_state_bytes = sizeof(bloom_build_state),                             \
+        .build_plan = bloom_sql_build_plan, .build_size = bloom_sql_build_size,                    \
+        .build_add = bloom_sql_build_add, .build_finish = bloom_sql_build_finish,                  \
+        .info = bloom_sql_kind_info                                                                \
     }
 
 const sql_kind bloom_standard_sql = BLOOM_SQL_KIND(bloom_standard_kind);

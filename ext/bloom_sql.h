@@ -1,6 +1,7 @@
 /*
-** bloom_sql.h: the parts of the Bloom kinds' SQL side that kinds built on a
-** Bloom filter (the counting filter) share.
+** bloom_sql.h: the SQL side of the standard and blocked Bloom kinds
+** (bloom_sql.c), for the table of the kinds' SQL sides (sql_kinds.c), and the
+** parts of it that kinds built on a Bloom filter (the counting filter) share.
 */
 #ifndef BLOOM_SQL_H
 #define BLOOM_SQL_H
@@ -10,6 +11,8 @@
 #include "bloom_core.h"
 #include "bloom_model.h"
 #include "sql_kind.h"
+
+extern const sql_kind bloom_standard_sql, bloom_blocked_sql;
 
 /*
 ** Sizes a filter of layout's positions for n keys at common->p, whose

@@ -17,24 +17,25 @@ uint64_t counting_blob_bytes(uint64_t m) {
 
 void counting_write_header(uint8_t *blob, const bloom_header *h) {
     bloom_write_header(blob, h);
+    filter_write_prelude(blob, &counting_kind);
     blob[OFF_COUNTER_BITS] = COUNTING_COUNTER_BITS;
 }
 
 /* The header of a counting filter, its positions those of the standard layout. */
-static bloom_header header_of(const filter_view *f) {
+static bloom_header counting_header_of(const filter_view *f) {
     bloom_header h = bloom_header_of(f);
     h.layout = BLOOM_LAYOUT_STANDARD;
     return h;
 }
 
 /* The counters: the bytes after the header. */
-static const uint8_t *counters_of(const filter_view *f) {
+static const uint8_t *counting_counters_of(const filter_view *f) {
     return f->blob + FILTER_HEADER_BYTES;
 }
 
 /* The kind's validate: the fields against the BLOB's length (docs/format.md). */
-static filter_status validate(const filter_view *f, char *why) {
-    bloom_header h = header_of(f);
+static filter_status counting_kind_validate(const filter_view *f, char *why) {
+    bloom_header h = counting_header_of(f);
     if (h.k < 1 || h.k > BLOOM_K_MAX) {
         return filter_invalid(why, "corrupt filter: k = %lu is outside 1..%d", (unsigned long)h.k,
                               BLOOM_K_MAX);
@@ -72,15 +73,16 @@ counting_fill counting_measure(const bloom_header *h, const uint8_t *counters) {
 }
 
 /* The counters a key touches: each distinct position once, with how many of the k it is. */
-typedef struct key_counters {
+typedef struct counting_key_counters {
     uint32_t count;
     uint64_t position[BLOOM_K_MAX];
     unsigned times[BLOOM_K_MAX];
     unsigned value[BLOOM_K_MAX]; /* as read */
-} key_counters;
+} counting_key_counters;
 
 /* The distinct positions of key in a filter with header h. */
-static void find_counters(const bloom_header *h, key_hash key, key_counters *out) {
+static void counting_find_counters(const bloom_header *h, key_hash key,
+                                   counting_key_counters *out) {
     uint64_t positions[BLOOM_K_MAX];
     bloom_positions(h, key, positions);
     out->count = 0;
@@ -98,15 +100,15 @@ static void find_counters(const bloom_header *h, key_hash key, key_counters *out
 }
 
 /* Offset in the BLOB of the byte that holds counter i. */
-static uint64_t counter_offset(uint64_t i) {
+static uint64_t counting_counter_offset(uint64_t i) {
     return FILTER_HEADER_BYTES + (i >> 1);
 }
 
 /* Reads the values of the counters of c through io. */
-static filter_status read_counters(filter_io *io, key_counters *c) {
+static filter_status counting_read_counters(filter_io *io, counting_key_counters *c) {
     for (uint32_t j = 0; j < c->count; j++) {
         uint8_t byte;
-        if (io->read(io->state, counter_offset(c->position[j]), &byte, 1) != 0) {
+        if (io->read(io->state, counting_counter_offset(c->position[j]), &byte, 1) != 0) {
             return FILTER_IO_FAILED;
         }
         c->value[j] = (byte >> ((c->position[j] & 1) * 4)) & 0xF;
@@ -115,19 +117,19 @@ static filter_status read_counters(filter_io *io, key_counters *c) {
 }
 
 /* The counters of key in a filter of header h, with their values, read through io. */
-static filter_status read_key_counters(const bloom_header *h, filter_io *io, key_hash key,
-                                       key_counters *c) {
-    find_counters(h, key, c);
-    return read_counters(io, c);
+static filter_status counting_read_key_counters(const bloom_header *h, filter_io *io, key_hash key,
+                                                counting_key_counters *c) {
+    counting_find_counters(h, key, c);
+    return counting_read_counters(io, c);
 }
 
 /* Writes the values of the counters of c through io, each byte read again so that two
 ** counters of one byte both land. */
-static filter_status write_counters(filter_io *io, const key_counters *c) {
+static filter_status counting_write_counters(filter_io *io, const counting_key_counters *c) {
     for (uint32_t j = 0; j < c->count; j++) {
         uint8_t byte;
         unsigned shift = (c->position[j] & 1) * 4;
-        uint64_t offset = counter_offset(c->position[j]);
+        uint64_t offset = counting_counter_offset(c->position[j]);
         if (io->read(io->state, offset, &byte, 1) != 0) {
             return FILTER_IO_FAILED;
         }
@@ -140,7 +142,7 @@ static filter_status write_counters(filter_io *io, const key_counters *c) {
 }
 
 /* Writes keys as the filter's count of keys. */
-static filter_status write_keys(filter_io *io, uint64_t keys) {
+static filter_status counting_write_keys(filter_io *io, uint64_t keys) {
     uint8_t bytes[8];
     le_store64(bytes, keys);
     return io->write(io->state, BLOOM_OFF_KEYS, bytes, sizeof bytes) != 0 ? FILTER_IO_FAILED
@@ -148,23 +150,23 @@ static filter_status write_keys(filter_io *io, uint64_t keys) {
 }
 
 /* The kind's might_contain: every counter of the key above 0. */
-static int might_contain(const filter_view *f, key_hash key) {
-    bloom_header h = header_of(f);
+static int counting_kind_might_contain(const filter_view *f, key_hash key) {
+    bloom_header h = counting_header_of(f);
     uint64_t positions[BLOOM_K_MAX];
     bloom_positions(&h, key, positions);
     for (uint32_t i = 0; i < h.k; i++) {
-        if (counting_counter(counters_of(f), positions[i]) == 0) {
+        if (counting_counter(counting_counters_of(f), positions[i]) == 0) {
             return 0;
         }
     }
     return 1;
 }
 
-static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
-                                      int *answer) {
-    bloom_header h = header_of(f);
-    key_counters c;
-    if (read_key_counters(&h, io, key, &c) != FILTER_OK) {
+static filter_status counting_kind_might_contain_io(const filter_view *f, filter_io *io,
+                                                    key_hash key, int *answer) {
+    bloom_header h = counting_header_of(f);
+    counting_key_counters c;
+    if (counting_read_key_counters(&h, io, key, &c) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
     *answer = 1;
@@ -176,10 +178,11 @@ static filter_status might_contain_io(const filter_view *f, filter_io *io, key_h
 
 /* The kind's add_io: each counter of the key up by the times the key has it, to at most
 ** COUNTING_COUNTER_MAX; one more key. */
-static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
-    bloom_header h = header_of(f);
-    key_counters c;
-    if (read_key_counters(&h, io, key, &c) != FILTER_OK) {
+static filter_status counting_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                          int *was_absent) {
+    bloom_header h = counting_header_of(f);
+    counting_key_counters c;
+    if (counting_read_key_counters(&h, io, key, &c) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
     *was_absent = 0;
@@ -189,18 +192,18 @@ static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, i
                           ? COUNTING_COUNTER_MAX - c.value[j]
                           : c.times[j];
     }
-    if (write_counters(io, &c) != FILTER_OK) {
+    if (counting_write_counters(io, &c) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
-    return write_keys(io, bloom_add_counts(h.keys, 1));
+    return counting_write_keys(io, filter_add_counts(h.keys, 1));
 }
 
 /* The kind's remove_io: FILTER_ABSENT unless every counter of the key holds it (at least the
 ** times the key has it, or saturated); then each down by those times, but a saturated one. */
-static filter_status remove_io(const filter_view *f, filter_io *io, key_hash key) {
-    bloom_header h = header_of(f);
-    key_counters c;
-    if (read_key_counters(&h, io, key, &c) != FILTER_OK) {
+static filter_status counting_kind_remove_io(const filter_view *f, filter_io *io, key_hash key) {
+    bloom_header h = counting_header_of(f);
+    counting_key_counters c;
+    if (counting_read_key_counters(&h, io, key, &c) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
     for (uint32_t j = 0; j < c.count; j++) {
@@ -211,42 +214,52 @@ static filter_status remove_io(const filter_view *f, filter_io *io, key_hash key
     for (uint32_t j = 0; j < c.count; j++) {
         c.value[j] -= c.value[j] == COUNTING_COUNTER_MAX ? 0 : c.times[j];
     }
-    if (write_counters(io, &c) != FILTER_OK) {
+    if (counting_write_counters(io, &c) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
-    return write_keys(io, h.keys > 0 ? h.keys - 1 : 0);
+    return counting_write_keys(io, h.keys > 0 ? h.keys - 1 : 0);
 }
 
 /* The kind's write_header. */
-static void write_header(uint8_t *dst, const filter_view *f) {
+static void counting_kind_write_header(uint8_t *dst, const filter_view *f) {
     bloom_header h = bloom_header_of(f);
     counting_write_header(dst, &h);
 }
 
 /* The kind's compatible: the same m and k. */
-static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
-    bloom_header a_header = header_of(a), b_header = header_of(b);
+static filter_status counting_kind_compatible(const filter_view *a, const filter_view *b,
+                                              char *why) {
+    bloom_header a_header = counting_header_of(a), b_header = counting_header_of(b);
     return bloom_check_compatible(&a_header, &b_header, why);
 }
 
 /* The kind's merge: counters added, to at most COUNTING_COUNTER_MAX; keys added summed. */
-static filter_status merge(uint8_t *blob, const filter_view *f) {
+static filter_status counting_kind_merge(uint8_t *blob, const filter_view *f) {
     filter_view into = {&counting_kind, 0, 0, 0, blob, 0};
-    bloom_header a = header_of(&into), b = header_of(f);
+    bloom_header a = counting_header_of(&into), b = counting_header_of(f);
     uint8_t *counters = blob + FILTER_HEADER_BYTES;
     for (uint64_t i = 0; i < a.m / 2; i++) {
-        unsigned low = (counters[i] & 0xF) + (counters_of(f)[i] & 0xF);
-        unsigned high = (counters[i] >> 4) + (counters_of(f)[i] >> 4);
+        unsigned low = (counters[i] & 0xF) + (counting_counters_of(f)[i] & 0xF);
+        unsigned high = (counters[i] >> 4) + (counting_counters_of(f)[i] >> 4);
         low = low > COUNTING_COUNTER_MAX ? COUNTING_COUNTER_MAX : low;
         high = high > COUNTING_COUNTER_MAX ? COUNTING_COUNTER_MAX : high;
         counters[i] = (uint8_t)(low | high << 4);
     }
-    le_store64(blob + BLOOM_OFF_KEYS, bloom_add_counts(a.keys, b.keys));
+    le_store64(blob + BLOOM_OFF_KEYS, filter_add_counts(a.keys, b.keys));
     return FILTER_OK;
 }
 
 const filter_kind counting_kind = {
-    COUNTING_KIND, "counting", COUNTING_FORMAT_VERSION, validate, might_contain, write_header, NULL,
-    compatible,    merge,      might_contain_io,        add_io,   remove_io,     NULL,         NULL,
-    NULL,          NULL,
+    .id = COUNTING_KIND,
+    .name = "counting",
+    .format_version = COUNTING_FORMAT_VERSION,
+    .key_hash = KEY_HASH_XXH3_128,
+    .validate = counting_kind_validate,
+    .might_contain = counting_kind_might_contain,
+    .write_header = counting_kind_write_header,
+    .compatible = counting_kind_compatible,
+    .merge = counting_kind_merge,
+    .might_contain_io = counting_kind_might_contain_io,
+    .add_io = counting_kind_add_io,
+    .remove_io = counting_kind_remove_io,
 };

@@ -4,7 +4,7 @@
 */
 #include "countmin_core.h"
 
-#include "bloom_core.h"
+#include "hash_math.h"
 #include "little_endian.h"
 
 #include <math.h>
@@ -48,7 +48,7 @@ filter_status countmin_size(double epsilon, double delta, int update, countmin_h
         return FILTER_TOO_MANY_HASHES;
     }
     *bytes_needed = FILTER_HEADER_BYTES + width * depth * COUNTER_BYTES;
-    if (*bytes_needed > BLOOM_MAX_BYTES) {
+    if (*bytes_needed > FILTER_MAX_BYTES) {
         return FILTER_TOO_BIG;
     }
     out->width = (uint64_t)width;
@@ -57,7 +57,7 @@ filter_status countmin_size(double epsilon, double delta, int update, countmin_h
 
 void countmin_write_header(uint8_t *blob, const countmin_header *h) {
     memset(blob, 0, FILTER_HEADER_BYTES);
-    filter_write_prelude(blob, &countmin_kind, KEY_HASH_XXH3_128);
+    filter_write_prelude(blob, &countmin_kind);
     le_store64(blob + OFF_WIDTH, h->width);
     le_store32(blob + OFF_DEPTH, h->depth);
     blob[OFF_UPDATE] = h->update;
@@ -78,7 +78,7 @@ countmin_header countmin_header_of(const filter_view *f) {
 }
 
 /* The kind's validate: the fields, and the counters filling the BLOB. */
-static filter_status validate(const filter_view *f, char *why) {
+static filter_status countmin_kind_validate(const filter_view *f, char *why) {
     countmin_header h = countmin_header_of(f);
     char text[32];
     if (h.depth < 1 || h.depth > COUNTMIN_DEPTH_MAX) {
@@ -110,10 +110,10 @@ static filter_status validate(const filter_view *f, char *why) {
 }
 
 /* The byte offsets of key's counters, one a row, into offsets[0..depth-1]: row i's column is
-** the i-th position of a standard Bloom filter of k = depth and m = width. */
-static void counter_offsets(const countmin_header *h, key_hash key, uint64_t *offsets) {
-    bloom_header positions = {BLOOM_LAYOUT_STANDARD, h->depth, h->width, 0, 0, 0};
-    bloom_positions(&positions, key, offsets);
+** the i-th position of double hashing (hash_positions) of k = depth in [0, width), as a
+** standard Bloom filter of k = depth and m = width places it. */
+static void countmin_counter_offsets(const countmin_header *h, key_hash key, uint64_t *offsets) {
+    hash_positions(key, h->depth, h->width, offsets);
     for (uint32_t i = 0; i < h->depth; i++) {
         offsets[i] = FILTER_HEADER_BYTES + (i * h->width + offsets[i]) * COUNTER_BYTES;
     }
@@ -121,14 +121,14 @@ static void counter_offsets(const countmin_header *h, key_hash key, uint64_t *of
 
 /* a + b, at most COUNTMIN_TOTAL_MAX: counters of a sketch this code wrote never reach it, but
 ** those of a crafted one may be anything. */
-static uint64_t add_counts(uint64_t a, uint64_t b) {
+static uint64_t countmin_add_counts(uint64_t a, uint64_t b) {
     return a > COUNTMIN_TOTAL_MAX || b > COUNTMIN_TOTAL_MAX - a ? COUNTMIN_TOTAL_MAX : a + b;
 }
 
 uint64_t countmin_estimate(const filter_view *f, key_hash key) {
     countmin_header h = countmin_header_of(f);
     uint64_t offsets[COUNTMIN_DEPTH_MAX], estimate = h.total; /* no count is above the total */
-    counter_offsets(&h, key, offsets);
+    countmin_counter_offsets(&h, key, offsets);
     for (uint32_t i = 0; i < h.depth; i++) {
         uint64_t counter = le_load64(f->blob + offsets[i]);
         estimate = counter < estimate ? counter : estimate;
@@ -138,9 +138,10 @@ uint64_t countmin_estimate(const filter_view *f, key_hash key) {
 
 /* Reads key's counters through io into counters, their offsets into offsets, and the least
 ** into *estimate. */
-static filter_status read_counters(const countmin_header *h, filter_io *io, key_hash key,
-                                   uint64_t *offsets, uint64_t *counters, uint64_t *estimate) {
-    counter_offsets(h, key, offsets);
+static filter_status countmin_read_counters(const countmin_header *h, filter_io *io, key_hash key,
+                                            uint64_t *offsets, uint64_t *counters,
+                                            uint64_t *estimate) {
+    countmin_counter_offsets(h, key, offsets);
     *estimate = h->total; /* no count is above the total */
     for (uint32_t i = 0; i < h->depth; i++) {
         uint8_t bytes[COUNTER_BYTES];
@@ -157,11 +158,11 @@ filter_status countmin_estimate_io(const filter_view *f, filter_io *io, key_hash
                                    uint64_t *estimate) {
     countmin_header h = countmin_header_of(f);
     uint64_t offsets[COUNTMIN_DEPTH_MAX], counters[COUNTMIN_DEPTH_MAX];
-    return read_counters(&h, io, key, offsets, counters, estimate);
+    return countmin_read_counters(&h, io, key, offsets, counters, estimate);
 }
 
 /* Writes the 64-bit value v at offset through io. */
-static int write_counter(filter_io *io, uint64_t offset, uint64_t v) {
+static int countmin_write_counter(filter_io *io, uint64_t offset, uint64_t v) {
     uint8_t bytes[COUNTER_BYTES];
     le_store64(bytes, v);
     return io->write(io->state, offset, bytes, sizeof bytes);
@@ -171,7 +172,7 @@ filter_status countmin_add_io(const filter_view *f, filter_io *io, key_hash key,
                               uint64_t *estimate) {
     countmin_header h = countmin_header_of(f);
     uint64_t offsets[COUNTMIN_DEPTH_MAX], counters[COUNTMIN_DEPTH_MAX], before;
-    filter_status status = read_counters(&h, io, key, offsets, counters, &before);
+    filter_status status = countmin_read_counters(&h, io, key, offsets, counters, &before);
     *estimate = before;
     if (status != FILTER_OK || count == 0) {
         return status;
@@ -183,27 +184,29 @@ filter_status countmin_add_io(const filter_view *f, filter_io *io, key_hash key,
     for (uint32_t i = 0; i < h.depth; i++) {
         uint64_t now = h.update == COUNTMIN_CONSERVATIVE
                            ? (counters[i] > *estimate ? counters[i] : *estimate)
-                           : add_counts(counters[i], count);
-        if (now != counters[i] && write_counter(io, offsets[i], now) != 0) {
+                           : countmin_add_counts(counters[i], count);
+        if (now != counters[i] && countmin_write_counter(io, offsets[i], now) != 0) {
             return FILTER_IO_FAILED;
         }
     }
-    return write_counter(io, OFF_TOTAL, h.total + count) != 0 ? FILTER_IO_FAILED : FILTER_OK;
+    return countmin_write_counter(io, OFF_TOTAL, h.total + count) != 0 ? FILTER_IO_FAILED
+                                                                       : FILTER_OK;
 }
 
 /* The kind's might_contain: an estimate above 0. */
-static int might_contain(const filter_view *f, key_hash key) {
+static int countmin_kind_might_contain(const filter_view *f, key_hash key) {
     return countmin_estimate(f, key) > 0;
 }
 
 /* The kind's write_header. */
-static void write_header(uint8_t *dst, const filter_view *f) {
+static void countmin_kind_write_header(uint8_t *dst, const filter_view *f) {
     countmin_header h = countmin_header_of(f);
     countmin_write_header(dst, &h);
 }
 
 /* The kind's compatible: the same width, depth and update. */
-static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
+static filter_status countmin_kind_compatible(const filter_view *a, const filter_view *b,
+                                              char *why) {
     countmin_header ha = countmin_header_of(a), hb = countmin_header_of(b);
     char ea[32], da[32], eb[32], db[32];
     if (ha.width != hb.width || ha.depth != hb.depth) {
@@ -230,7 +233,7 @@ static filter_status compatible(const filter_view *a, const filter_view *b, char
 /* The kind's merge: the counters and totals summed; FILTER_FULL when the total would pass
 ** COUNTMIN_TOTAL_MAX. A sum of conservative sketches is never below a key's count, nor above
 ** the plain sketch of both streams; it may be above the conservative sketch of both. */
-static filter_status merge(uint8_t *blob, const filter_view *f) {
+static filter_status countmin_kind_merge(uint8_t *blob, const filter_view *f) {
     filter_view into = {&countmin_kind, 0, 0, 0, blob, 0};
     countmin_header h = countmin_header_of(&into), from = countmin_header_of(f);
     if (from.total > COUNTMIN_TOTAL_MAX - h.total) {
@@ -240,15 +243,15 @@ static filter_status merge(uint8_t *blob, const filter_view *f) {
     for (uint64_t i = 0; i < counters; i++) {
         uint64_t offset = FILTER_HEADER_BYTES + i * COUNTER_BYTES;
         le_store64(blob + offset,
-                   add_counts(le_load64(blob + offset), le_load64(f->blob + offset)));
+                   countmin_add_counts(le_load64(blob + offset), le_load64(f->blob + offset)));
     }
     le_store64(blob + OFF_TOTAL, h.total + from.total);
     return FILTER_OK;
 }
 
 /* The kind's might_contain_io. */
-static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
-                                      int *answer) {
+static filter_status countmin_kind_might_contain_io(const filter_view *f, filter_io *io,
+                                                    key_hash key, int *answer) {
     uint64_t estimate;
     filter_status status = countmin_estimate_io(f, io, key, &estimate);
     *answer = estimate > 0;
@@ -256,7 +259,8 @@ static filter_status might_contain_io(const filter_view *f, filter_io *io, key_h
 }
 
 /* The kind's add_io: a count of 1. */
-static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
+static filter_status countmin_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                          int *was_absent) {
     uint64_t estimate;
     filter_status status = countmin_add_io(f, io, key, 1, &estimate);
     *was_absent = estimate == 1;
@@ -264,20 +268,17 @@ static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, i
 }
 
 const filter_kind countmin_kind = {
-    COUNTMIN_KIND,
-    "countmin",
-    COUNTMIN_FORMAT_VERSION,
-    validate,
-    might_contain,
-    write_header,
-    NULL,
-    compatible,
-    merge,
-    might_contain_io,
-    add_io,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    "whose counts would add up to more than 9223372036854775807, the largest INTEGER",
+    .id = COUNTMIN_KIND,
+    .name = "countmin",
+    .format_version = COUNTMIN_FORMAT_VERSION,
+    .key_hash = KEY_HASH_XXH3_128,
+    .validate = countmin_kind_validate,
+    .might_contain = countmin_kind_might_contain,
+    .write_header = countmin_kind_write_header,
+    .compatible = countmin_kind_compatible,
+    .merge = countmin_kind_merge,
+    .might_contain_io = countmin_kind_might_contain_io,
+    .add_io = countmin_kind_add_io,
+    .full_advice = "whose counts would add up to more than 9223372036854775807, the largest "
+                   "INTEGER",
 };

@@ -4,7 +4,7 @@
 */
 #include "cuckoo_core.h"
 
-#include "bloom_core.h"
+#include "hash_math.h"
 #include "little_endian.h"
 
 #include <math.h>
@@ -52,7 +52,7 @@ filter_status cuckoo_size(uint64_t n, double p, cuckoo_header *out, double *byte
     double at_load = (double)n / (CUCKOO_SLOTS * CUCKOO_LOAD);
     double buckets = ceil(at_load + CUCKOO_SLACK * sqrt(at_load));
     *bytes_needed = FILTER_HEADER_BYTES + ceil(buckets * CUCKOO_SLOTS * f / 8.0);
-    if (*bytes_needed > BLOOM_MAX_BYTES) {
+    if (*bytes_needed > FILTER_MAX_BYTES) {
         return FILTER_TOO_BIG;
     }
     out->buckets = (uint64_t)buckets;
@@ -71,7 +71,7 @@ uint64_t cuckoo_blob_bytes(const cuckoo_header *h) {
 
 void cuckoo_write_header(uint8_t *blob, const cuckoo_header *h) {
     memset(blob, 0, FILTER_HEADER_BYTES);
-    filter_write_prelude(blob, &cuckoo_kind, KEY_HASH_XXH3_128);
+    filter_write_prelude(blob, &cuckoo_kind);
     blob[OFF_FINGERPRINT_BITS] = (uint8_t)h->fingerprint_bits;
     blob[OFF_SLOTS] = CUCKOO_SLOTS;
     le_store64(blob + OFF_BUCKETS, h->buckets);
@@ -91,7 +91,7 @@ cuckoo_header cuckoo_header_of(const filter_view *f) {
 }
 
 /* The kind's validate: the fields against the BLOB's length (docs/format.md). */
-static filter_status validate(const filter_view *f, char *why) {
+static filter_status cuckoo_kind_validate(const filter_view *f, char *why) {
     cuckoo_header h = cuckoo_header_of(f);
     if (h.fingerprint_bits < 1 || h.fingerprint_bits > CUCKOO_FINGERPRINT_MAX) {
         return filter_invalid(why, "corrupt filter: fingerprints of %u bits, not 1 to %d",
@@ -124,17 +124,17 @@ static filter_status validate(const filter_view *f, char *why) {
 }
 
 /* A bucket as read: the bytes it spans, and its slots' fingerprints (0: empty). */
-typedef struct bucket {
+typedef struct cuckoo_bucket {
     uint64_t index;
     uint64_t offset; /* in the BLOB, of its first byte */
     uint32_t shift;  /* of its first bit in that byte */
     uint32_t bytes;
     uint8_t raw[BUCKET_BYTES_MAX];
     uint32_t slot[CUCKOO_SLOTS];
-} bucket;
+} cuckoo_bucket;
 
 /* The width-bit field at bit of raw, least significant bit first. */
-static uint32_t get_field(const uint8_t *raw, uint32_t bit, uint32_t width) {
+static uint32_t cuckoo_get_field(const uint8_t *raw, uint32_t bit, uint32_t width) {
     uint64_t v = 0;
     for (uint32_t j = bit / 8; j <= (bit + width - 1) / 8; j++) {
         v |= (uint64_t)raw[j] << (8 * (j - bit / 8));
@@ -143,7 +143,7 @@ static uint32_t get_field(const uint8_t *raw, uint32_t bit, uint32_t width) {
 }
 
 /* Sets the width-bit field at bit of raw to value. */
-static void set_field(uint8_t *raw, uint32_t bit, uint32_t width, uint32_t value) {
+static void cuckoo_set_field(uint8_t *raw, uint32_t bit, uint32_t width, uint32_t value) {
     for (uint32_t t = 0; t < width; t++) {
         uint32_t at = bit + t;
         raw[at / 8] =
@@ -152,7 +152,8 @@ static void set_field(uint8_t *raw, uint32_t bit, uint32_t width, uint32_t value
 }
 
 /* Reads bucket i of a filter of header h through io. */
-static filter_status read_bucket(const cuckoo_header *h, filter_io *io, uint64_t i, bucket *b) {
+static filter_status cuckoo_read_bucket(const cuckoo_header *h, filter_io *io, uint64_t i,
+                                        cuckoo_bucket *b) {
     uint64_t first_bit = i * CUCKOO_SLOTS * h->fingerprint_bits;
     uint64_t last_bit = first_bit + CUCKOO_SLOTS * h->fingerprint_bits - 1;
     b->index = i;
@@ -163,45 +164,39 @@ static filter_status read_bucket(const cuckoo_header *h, filter_io *io, uint64_t
         return FILTER_IO_FAILED;
     }
     for (uint32_t s = 0; s < CUCKOO_SLOTS; s++) {
-        b->slot[s] = get_field(b->raw, b->shift + s * h->fingerprint_bits, h->fingerprint_bits);
+        b->slot[s] =
+            cuckoo_get_field(b->raw, b->shift + s * h->fingerprint_bits, h->fingerprint_bits);
     }
     return FILTER_OK;
 }
 
 /* Sets slot s of bucket b to fingerprint fp, in b and through io. */
-static filter_status write_slot(const cuckoo_header *h, filter_io *io, bucket *b, uint32_t s,
-                                uint32_t fp) {
+static filter_status cuckoo_write_slot(const cuckoo_header *h, filter_io *io, cuckoo_bucket *b,
+                                       uint32_t s, uint32_t fp) {
     b->slot[s] = fp;
-    set_field(b->raw, b->shift + s * h->fingerprint_bits, h->fingerprint_bits, fp);
+    cuckoo_set_field(b->raw, b->shift + s * h->fingerprint_bits, h->fingerprint_bits, fp);
     return io->write(io->state, b->offset, b->raw, b->bytes) != 0 ? FILTER_IO_FAILED : FILTER_OK;
 }
 
-/* The splitmix64 finalizer. */
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 /* A key's fingerprint, 1 to 2^f - 1, and its first bucket. */
-static uint32_t fingerprint_of(const cuckoo_header *h, key_hash key) {
+static uint32_t cuckoo_fingerprint_of(const cuckoo_header *h, key_hash key) {
     uint64_t values = (UINT64_C(1) << h->fingerprint_bits) - 1;
-    return (uint32_t)(bloom_reduce(key.h2, values) + 1);
+    return (uint32_t)(hash_reduce(key.h2, values) + 1);
 }
 
-static uint64_t first_bucket(const cuckoo_header *h, key_hash key) {
-    return bloom_reduce(key.h1, h->buckets);
+static uint64_t cuckoo_first_bucket(const cuckoo_header *h, key_hash key) {
+    return hash_reduce(key.h1, h->buckets);
 }
 
 /* The other bucket of fingerprint fp in bucket i: (g(fp) - i) mod B, with g(fp) in [0, B); the
 ** same map takes it back. */
-static uint64_t other_bucket(const cuckoo_header *h, uint64_t i, uint32_t fp) {
-    uint64_t g = bloom_reduce(mix64(fp), h->buckets);
+static uint64_t cuckoo_other_bucket(const cuckoo_header *h, uint64_t i, uint32_t fp) {
+    uint64_t g = hash_reduce(hash_mix64(fp), h->buckets);
     return g >= i ? g - i : g + h->buckets - i;
 }
 
 /* The first empty slot of b, or CUCKOO_SLOTS. */
-static uint32_t empty_slot(const bucket *b) {
+static uint32_t cuckoo_empty_slot(const cuckoo_bucket *b) {
     uint32_t s = 0;
     while (s < CUCKOO_SLOTS && b->slot[s] != 0) {
         s++;
@@ -210,7 +205,7 @@ static uint32_t empty_slot(const bucket *b) {
 }
 
 /* The first slot of b holding fp, or CUCKOO_SLOTS. */
-static uint32_t slot_of(const bucket *b, uint32_t fp) {
+static uint32_t cuckoo_slot_of(const cuckoo_bucket *b, uint32_t fp) {
     uint32_t s = 0;
     while (s < CUCKOO_SLOTS && b->slot[s] != fp) {
         s++;
@@ -224,41 +219,41 @@ static uint32_t slot_of(const bucket *b, uint32_t fp) {
 ** most CUCKOO_MAX_KICKS, the bucket and slot of each move chosen from seed.
 ** FILTER_FULL when that does not find room (what was written is to be dropped).
 */
-static filter_status insert(const cuckoo_header *h, filter_io *io, uint64_t i, uint32_t fp,
-                            uint64_t seed) {
-    bucket b;
-    uint64_t buckets[2] = {i, other_bucket(h, i, fp)};
+static filter_status cuckoo_insert(const cuckoo_header *h, filter_io *io, uint64_t i, uint32_t fp,
+                                   uint64_t seed) {
+    cuckoo_bucket b;
+    uint64_t buckets[2] = {i, cuckoo_other_bucket(h, i, fp)};
     for (int j = 0; j < 2; j++) {
-        if (read_bucket(h, io, buckets[j], &b) != FILTER_OK) {
+        if (cuckoo_read_bucket(h, io, buckets[j], &b) != FILTER_OK) {
             return FILTER_IO_FAILED;
         }
-        uint32_t s = empty_slot(&b);
+        uint32_t s = cuckoo_empty_slot(&b);
         if (s < CUCKOO_SLOTS) {
-            return write_slot(h, io, &b, s, fp);
+            return cuckoo_write_slot(h, io, &b, s, fp);
         }
     }
     /* b is the second bucket; start from the one seed picks. */
-    if ((mix64(seed) & 1) == 0 && read_bucket(h, io, buckets[0], &b) != FILTER_OK) {
+    if ((hash_mix64(seed) & 1) == 0 && cuckoo_read_bucket(h, io, buckets[0], &b) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
     for (uint32_t kick = 0; kick < CUCKOO_MAX_KICKS; kick++) {
-        uint32_t s = (uint32_t)(mix64(seed + kick + 1) >> 62); /* CUCKOO_SLOTS == 4 */
+        uint32_t s = (uint32_t)(hash_mix64(seed + kick + 1) >> 62); /* CUCKOO_SLOTS == 4 */
         uint32_t evicted = b.slot[s];
-        if (write_slot(h, io, &b, s, fp) != FILTER_OK ||
-            read_bucket(h, io, other_bucket(h, b.index, evicted), &b) != FILTER_OK) {
+        if (cuckoo_write_slot(h, io, &b, s, fp) != FILTER_OK ||
+            cuckoo_read_bucket(h, io, cuckoo_other_bucket(h, b.index, evicted), &b) != FILTER_OK) {
             return FILTER_IO_FAILED;
         }
         fp = evicted;
-        s = empty_slot(&b);
+        s = cuckoo_empty_slot(&b);
         if (s < CUCKOO_SLOTS) {
-            return write_slot(h, io, &b, s, fp);
+            return cuckoo_write_slot(h, io, &b, s, fp);
         }
     }
     return FILTER_FULL;
 }
 
 /* Writes keys, kept at the number of slots, as the filter's count of keys. */
-static filter_status write_keys(const cuckoo_header *h, filter_io *io, uint64_t keys) {
+static filter_status cuckoo_write_keys(const cuckoo_header *h, filter_io *io, uint64_t keys) {
     uint8_t bytes[8];
     le_store64(bytes, keys < CUCKOO_SLOTS * h->buckets ? keys : CUCKOO_SLOTS * h->buckets);
     return io->write(io->state, OFF_KEYS, bytes, sizeof bytes) != 0 ? FILTER_IO_FAILED : FILTER_OK;
@@ -266,75 +261,77 @@ static filter_status write_keys(const cuckoo_header *h, filter_io *io, uint64_t 
 
 /* Finds key's fingerprint: *where gets its bucket (read into b) and *slot its slot, or
 ** *slot = CUCKOO_SLOTS when neither bucket holds it. */
-static filter_status find(const cuckoo_header *h, filter_io *io, key_hash key, bucket *b,
-                          uint32_t *slot) {
-    uint32_t fp = fingerprint_of(h, key);
-    uint64_t i = first_bucket(h, key);
+static filter_status cuckoo_find(const cuckoo_header *h, filter_io *io, key_hash key,
+                                 cuckoo_bucket *b, uint32_t *slot) {
+    uint32_t fp = cuckoo_fingerprint_of(h, key);
+    uint64_t i = cuckoo_first_bucket(h, key);
     *slot = CUCKOO_SLOTS;
-    if (read_bucket(h, io, i, b) != FILTER_OK) {
+    if (cuckoo_read_bucket(h, io, i, b) != FILTER_OK) {
         return FILTER_IO_FAILED;
     }
-    *slot = slot_of(b, fp);
+    *slot = cuckoo_slot_of(b, fp);
     if (*slot == CUCKOO_SLOTS) {
-        if (read_bucket(h, io, other_bucket(h, i, fp), b) != FILTER_OK) {
+        if (cuckoo_read_bucket(h, io, cuckoo_other_bucket(h, i, fp), b) != FILTER_OK) {
             return FILTER_IO_FAILED;
         }
-        *slot = slot_of(b, fp);
+        *slot = cuckoo_slot_of(b, fp);
     }
     return FILTER_OK;
 }
 
-static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
-                                      int *answer) {
+static filter_status cuckoo_kind_might_contain_io(const filter_view *f, filter_io *io, key_hash key,
+                                                  int *answer) {
     cuckoo_header h = cuckoo_header_of(f);
-    bucket b;
+    cuckoo_bucket b;
     uint32_t slot;
-    filter_status status = find(&h, io, key, &b, &slot);
+    filter_status status = cuckoo_find(&h, io, key, &b, &slot);
     *answer = slot < CUCKOO_SLOTS;
     return status;
 }
 
 /* The kind's might_contain, through a filter_io over the BLOB that only reads. */
-static int might_contain(const filter_view *f, key_hash key) {
+static int cuckoo_kind_might_contain(const filter_view *f, key_hash key) {
     filter_io io = filter_io_memory((uint8_t *)f->blob); /* find only reads */
     int answer = 1;
-    might_contain_io(f, &io, key, &answer); /* memory cannot fail */
+    cuckoo_kind_might_contain_io(f, &io, key, &answer); /* memory cannot fail */
     return answer;
 }
 
-static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
+static filter_status cuckoo_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                        int *was_absent) {
     cuckoo_header h = cuckoo_header_of(f);
-    bucket b;
+    cuckoo_bucket b;
     uint32_t slot;
-    filter_status status = find(&h, io, key, &b, &slot);
+    filter_status status = cuckoo_find(&h, io, key, &b, &slot);
     if (status != FILTER_OK) {
         return status;
     }
     *was_absent = slot == CUCKOO_SLOTS;
-    status = insert(&h, io, first_bucket(&h, key), fingerprint_of(&h, key), key.h1);
-    return status != FILTER_OK ? status : write_keys(&h, io, h.keys + 1);
+    status =
+        cuckoo_insert(&h, io, cuckoo_first_bucket(&h, key), cuckoo_fingerprint_of(&h, key), key.h1);
+    return status != FILTER_OK ? status : cuckoo_write_keys(&h, io, h.keys + 1);
 }
 
-static filter_status remove_io(const filter_view *f, filter_io *io, key_hash key) {
+static filter_status cuckoo_kind_remove_io(const filter_view *f, filter_io *io, key_hash key) {
     cuckoo_header h = cuckoo_header_of(f);
-    bucket b;
+    cuckoo_bucket b;
     uint32_t slot;
-    filter_status status = find(&h, io, key, &b, &slot);
+    filter_status status = cuckoo_find(&h, io, key, &b, &slot);
     if (status != FILTER_OK || slot == CUCKOO_SLOTS) {
         return status != FILTER_OK ? status : FILTER_ABSENT;
     }
-    status = write_slot(&h, io, &b, slot, 0);
-    return status != FILTER_OK ? status : write_keys(&h, io, h.keys > 0 ? h.keys - 1 : 0);
+    status = cuckoo_write_slot(&h, io, &b, slot, 0);
+    return status != FILTER_OK ? status : cuckoo_write_keys(&h, io, h.keys > 0 ? h.keys - 1 : 0);
 }
 
 /* The kind's write_header. */
-static void write_header(uint8_t *dst, const filter_view *f) {
+static void cuckoo_kind_write_header(uint8_t *dst, const filter_view *f) {
     cuckoo_header h = cuckoo_header_of(f);
     cuckoo_write_header(dst, &h);
 }
 
 /* The kind's compatible: the same buckets and fingerprint bits. */
-static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
+static filter_status cuckoo_kind_compatible(const filter_view *a, const filter_view *b, char *why) {
     char a_p[32], b_p[32];
     cuckoo_header x = cuckoo_header_of(a), y = cuckoo_header_of(b);
     if (x.buckets == y.buckets && x.fingerprint_bits == y.fingerprint_bits) {
@@ -352,30 +349,30 @@ static filter_status compatible(const filter_view *a, const filter_view *b, char
 
 /* The kind's merge: every fingerprint of f inserted into the filter in blob, from the bucket
 ** it is in; FILTER_FULL when one finds no room. */
-static filter_status merge(uint8_t *blob, const filter_view *f) {
+static filter_status cuckoo_kind_merge(uint8_t *blob, const filter_view *f) {
     filter_view into = {&cuckoo_kind, 0, 0, 0, blob, 0};
     cuckoo_header h = cuckoo_header_of(&into), from = cuckoo_header_of(f);
     filter_io io = filter_io_memory(blob), source = filter_io_memory((uint8_t *)f->blob);
-    bucket b;
+    cuckoo_bucket b;
     for (uint64_t i = 0; i < h.buckets; i++) {
-        read_bucket(&h, &source, i, &b); /* memory cannot fail */
+        cuckoo_read_bucket(&h, &source, i, &b); /* memory cannot fail */
         for (uint32_t s = 0; s < CUCKOO_SLOTS; s++) {
             if (b.slot[s] != 0 &&
-                insert(&h, &io, i, b.slot[s], mix64(i) ^ b.slot[s] ^ s) != FILTER_OK) {
+                cuckoo_insert(&h, &io, i, b.slot[s], hash_mix64(i) ^ b.slot[s] ^ s) != FILTER_OK) {
                 return FILTER_FULL;
             }
         }
     }
-    return write_keys(&h, &io, bloom_add_counts(h.keys, from.keys));
+    return cuckoo_write_keys(&h, &io, filter_add_counts(h.keys, from.keys));
 }
 
 uint64_t cuckoo_slots_used(const filter_view *f) {
     cuckoo_header h = cuckoo_header_of(f);
     filter_io io = filter_io_memory((uint8_t *)f->blob); /* only read */
-    bucket b;
+    cuckoo_bucket b;
     uint64_t used = 0;
     for (uint64_t i = 0; i < h.buckets; i++) {
-        read_bucket(&h, &io, i, &b);
+        cuckoo_read_bucket(&h, &io, i, &b);
         for (uint32_t s = 0; s < CUCKOO_SLOTS; s++) {
             used += b.slot[s] != 0;
         }
@@ -393,21 +390,18 @@ double cuckoo_fp_rate(const cuckoo_header *h, uint64_t slots_used) {
 }
 
 const filter_kind cuckoo_kind = {
-    CUCKOO_KIND,
-    "cuckoo",
-    CUCKOO_FORMAT_VERSION,
-    validate,
-    might_contain,
-    write_header,
-    NULL,
-    compatible,
-    merge,
-    might_contain_io,
-    add_io,
-    remove_io,
-    NULL,
-    NULL,
-    NULL,
-    "which holds about the n keys it was built for, and a key at most 8 times: build it with "
-    "a larger n",
+    .id = CUCKOO_KIND,
+    .name = "cuckoo",
+    .format_version = CUCKOO_FORMAT_VERSION,
+    .key_hash = KEY_HASH_XXH3_128,
+    .validate = cuckoo_kind_validate,
+    .might_contain = cuckoo_kind_might_contain,
+    .write_header = cuckoo_kind_write_header,
+    .compatible = cuckoo_kind_compatible,
+    .merge = cuckoo_kind_merge,
+    .might_contain_io = cuckoo_kind_might_contain_io,
+    .add_io = cuckoo_kind_add_io,
+    .remove_io = cuckoo_kind_remove_io,
+    .full_advice = "which holds about the n keys it was built for, and a key at most 8 times: "
+                   "build it with a larger n",
 };

@@ -3,11 +3,11 @@
 ** bloom_build (rules 1 (build) and 2 (sizing)) and of bloom_info (rule 11
 ** (info)). Adding, removing and probing go through its core (cuckoo_core.h).
 */
-#include "sql_api.h"
+#include "cuckoo_sql.h"
 
 #include "cuckoo_core.h"
+#include "filter_kinds.h"
 #include "sql_error.h"
-#include "sql_kind.h"
 
 /* The state of bloom_build for a cuckoo filter. */
 typedef struct cuckoo_build_state {
@@ -15,18 +15,11 @@ typedef struct cuckoo_build_state {
     cuckoo_header header; /* once sized */
 } cuckoo_build_state;
 
-/* Nothing to work out for p alone. */
-static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argument) {
-    (void)ctx;
-    (void)common;
-    (void)rate_argument;
-}
-
 /* The smallest p a cuckoo filter serves: 2 CUCKOO_SLOTS CUCKOO_LOAD / (2^32 - 1). */
 #define CUCKOO_P_MIN (2.0 * CUCKOO_SLOTS * CUCKOO_LOAD / 4294967295.0)
 
 /* Sizes the filter for n keys and allocates it, empty. Returns 0 after setting the error. */
-static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
+static int cuckoo_sql_build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     cuckoo_build_state *st = (cuckoo_build_state *)common;
     double bytes_needed;
     filter_status status = cuckoo_size(n, common->p, &st->header, &bytes_needed);
@@ -45,19 +38,19 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
 }
 
 /* Adds key to the filter; FILTER_FULL when it has no room. */
-static filter_status build_add(build_state *common, key_hash key) {
+static filter_status cuckoo_sql_build_add(build_state *common, key_hash key) {
     return filter_add(&cuckoo_kind, common->blob, key);
 }
 
 /* Writes the header, with the keys held. */
-static void build_finish(build_state *common) {
+static void cuckoo_sql_build_finish(build_state *common) {
     cuckoo_build_state *st = (cuckoo_build_state *)common;
     st->header.keys = common->keys;
     cuckoo_write_header(common->blob, &st->header);
 }
 
 /* The fields of bloom_info: the header, then the slots in use and the rate they give. O(size). */
-static void info(sqlite3_str *json, const filter_view *f) {
+static void cuckoo_sql_info(sqlite3_str *json, const filter_view *f) {
     cuckoo_header h = cuckoo_header_of(f);
     uint64_t used = cuckoo_slots_used(f), slots = h.buckets * CUCKOO_SLOTS;
     sqlite3_str_appendf(json,
@@ -74,9 +67,11 @@ static void info(sqlite3_str *json, const filter_view *f) {
 
 /* Each repeat of a key is held, so that it can be removed as often as it was added. */
 const sql_kind cuckoo_sql = {
-    &cuckoo_kind, sizeof(cuckoo_build_state),
-    build_plan,   build_size,
-    build_add,    build_finish,
-    info,         1,
-    NULL,
+    .kind = &cuckoo_kind,
+    .build_state_bytes = sizeof(cuckoo_build_state),
+    .build_size = cuckoo_sql_build_size,
+    .build_add = cuckoo_sql_build_add,
+    .build_finish = cuckoo_sql_build_finish,
+    .info = cuckoo_sql_info,
+    .counts_repeats = 1,
 };

@@ -10,9 +10,10 @@
 */
 #include "sql_api.h"
 
-#include "filter.h"
+#include "countmin_functions.h"
+#include "filter_functions.h"
+#include "in_place_functions.h"
 #include "sql_function.h"
-#include "sql_kind.h"
 #include "sqlite_bloom.h"
 
 #include <stddef.h>
@@ -34,20 +35,20 @@ BLOOM_DEFINE_API
 #define MIN_SQLITE_VERSION 3031000
 
 /* bloom_version(): rule 12 (version). */
-static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     (void)argv;
     sqlite3_result_text(ctx, BLOOM_VERSION, -1, SQLITE_STATIC);
 }
 
 static const sql_function extension_functions[] = {
-    {"bloom_version", 0, version_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_version", .nargs = 0, .func = bloom_version_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_version", "the form is bloom_version()"),
-    {NULL, 0, NULL, NULL, NULL, NULL, SQL_PURE},
+    {.name = NULL}, /* the end */
 };
 
 /* Every table of functions to register. A file with functions of its own adds its table. */
-static const sql_function *const function_tables[] = {
+static const sql_function *const extension_tables[] = {
     extension_functions,
     filter_functions,
     in_place_functions,
@@ -55,7 +56,7 @@ static const sql_function *const function_tables[] = {
 };
 
 /* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */
-static int registered_already(sqlite3 *db) {
+static int extension_registered_already(sqlite3 *db) {
     sqlite3_stmt *stmt = NULL;
     int same = sqlite3_prepare_v2(db, "SELECT bloom_version()", -1, &stmt, NULL) == SQLITE_OK &&
                sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) == SQLITE_TEXT &&
@@ -71,7 +72,7 @@ static int registered_already(sqlite3 *db) {
 ** Returns SQLITE_OK, or the error of the first that fails with a message in
 ** *error.
 */
-static int register_functions(sqlite3 *db, const sql_function *table, char **error) {
+static int extension_register(sqlite3 *db, const sql_function *table, char **error) {
     for (const sql_function *f = table; f->name != NULL; f++) {
         int flags = SQLITE_UTF8 | (f->effects == SQL_PURE ? SQLITE_DETERMINISTIC : 0) |
                     (f->effects == SQL_PURE ? SQLITE_INNOCUOUS : 0);
@@ -82,7 +83,7 @@ static int register_functions(sqlite3 *db, const sql_function *table, char **err
         }
         char *message =
             sqlite3_mprintf("bloom: cannot register %s(): %s", f->name, sqlite3_errmsg(db));
-        if (rc == SQLITE_BUSY && registered_already(db)) {
+        if (rc == SQLITE_BUSY && extension_registered_already(db)) {
             sqlite3_free(message);
             continue;
         }
@@ -108,19 +109,8 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
         }
         return SQLITE_ERROR;
     }
-    /* A kind in the dispatch table (filter.c) without its SQL side (sql_kinds.c) is a build
-    ** that would fail in bloom_info: refuse it at once. */
-    const filter_kind *kind;
-    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
-        if (sql_kind_of(kind) == NULL) {
-            if (pzErrMsg != NULL) {
-                *pzErrMsg = sqlite3_mprintf("bloom: kind '%s' has no SQL side", kind->name);
-            }
-            return SQLITE_INTERNAL;
-        }
-    }
-    for (size_t i = 0; i < sizeof function_tables / sizeof function_tables[0]; i++) {
-        int rc = register_functions(db, function_tables[i], pzErrMsg);
+    for (size_t i = 0; i < sizeof extension_tables / sizeof extension_tables[0]; i++) {
+        int rc = extension_register(db, extension_tables[i], pzErrMsg);
         if (rc != SQLITE_OK) {
             return rc;
         }

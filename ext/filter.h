@@ -1,11 +1,13 @@
 /*
-** filter.h: the container every filter BLOB shares, whatever its kind.
+** filter.h: the container every filter BLOB shares, whatever its kind, and
+** the interface a kind fills (filter_kind).
 **
 ** A filter is a 64-byte header and a body. The header's first 8 bytes, the
 ** prelude, are the same for every kind: magic "SQBF", format version, minimum
 ** reader version, kind and key hash. The other 56 header bytes and the body
-** belong to the kind. filter_open checks the prelude, finds the kind in the
-** kind table and lets the kind validate the rest, all in O(1) and before any
+** belong to the kind. The kinds lie above this file and the table of kinds
+** (filter_kinds.h) above them: filter_open there checks the prelude here,
+** finds the kind and lets it validate the rest, all in O(1) and before any
 ** byte of the body is read (docs/format.md). No SQLite header, no allocation.
 */
 #ifndef FILTER_H
@@ -73,58 +75,66 @@ typedef struct filter_view {
 } filter_view;
 
 /*
-** What a kind of filter does, for the code shared by every kind. Functions
-** that take a filter get one that filter_open accepted; those that take a
-** blob get one that this kind's copy wrote. The _io operations reach the
-** body through io and read only the header of f, whose blob may hold the
-** header alone (f->bytes is the whole BLOB's length); they return FILTER_OK,
-** FILTER_IO_FAILED, or as said. An operation a kind cannot do is NULL.
+** What a kind of filter does, for the code shared by every kind: its entry in
+** the table of kinds (filter_kinds.h), filled by name. Operations that take a
+** filter get one that filter_open accepted; those that take a blob get one
+** that this kind's copy wrote. The _io operations reach the body through io
+** and read only the header of f, whose blob may hold the header alone
+** (f->bytes is the whole BLOB's length); they return FILTER_OK,
+** FILTER_IO_FAILED, or as said. Slots marked "optional" may be NULL: what a
+** kind cannot do is answered by filter_kind_can (filter_kinds.h), never by a
+** call through NULL.
 */
 typedef struct filter_kind {
     uint8_t id;             /* the prelude's kind byte */
     const char *name;       /* as bloom_build and bloom_info spell it */
     uint8_t format_version; /* the format version that defines it: written as both versions */
+    uint8_t key_hash;       /* KEY_HASH_*: the hash of the keys of the filters it writes */
     /* Validates the header bytes after the prelude against f->bytes, in O(1), reading no byte
     ** past the header. On failure, returns FILTER_INVALID with the reason in why
     ** (FILTER_WHY_MAX bytes). */
     filter_status (*validate)(const filter_view *f, char *why);
+    /* Optional: validates what the kind keeps past its header, reading it through io: a
+    ** bounded number of reads, whatever the BLOB's length. FILTER_OK, FILTER_INVALID with why,
+    ** or FILTER_IO_FAILED. NULL: validate checks everything. */
+    filter_status (*validate_body)(const filter_view *f, filter_io *io, char *why);
+    /* Optional: the hash of key in f, for a kind whose keys are hashed otherwise than by the
+    ** hash of f's prelude byte alone (key_hash_value). */
+    key_hash (*hash_key)(const filter_view *f, const key_value *key);
     /* 1 when key may have been added to f, 0 when it certainly was not. */
     int (*might_contain)(const filter_view *f, key_hash key);
     /* Writes the header of f into dst (FILTER_HEADER_BYTES) as this code writes that kind: its
     ** format version, reserved bytes 0. */
     void (*write_header)(uint8_t *dst, const filter_view *f);
-    /* Adds key to the filter in blob, counting it; FILTER_FULL when it has no room (what was
-    ** written is then to be dropped). NULL: add_io through filter_io_memory (filter_add). */
+    /* Optional: adds key to the filter in blob, counting it; FILTER_FULL when it has no room
+    ** (what was written is then to be dropped). NULL: add_io through filter_io_memory. */
     filter_status (*add)(uint8_t *blob, key_hash key);
-    /* Checks that b, of the same kind and key hash (filter_compatible), can be merged into a;
-    ** FILTER_INVALID, with why, if not. */
+    /* Optional, with merge: checks that b, of the same kind and key hash (filter_compatible),
+    ** can be merged into a; FILTER_INVALID, with why, if not. NULL: the kind cannot merge. */
     filter_status (*compatible)(const filter_view *a, const filter_view *b, char *why);
     /* Merges f, which compatible accepted, into the filter in blob, counting its keys;
     ** FILTER_FULL when they do not fit (what was written is then to be dropped). blob is at
     ** least as long as f: of two filters of different lengths, callers copy the longer. */
     filter_status (*merge)(uint8_t *blob, const filter_view *f);
-    /* might_contain, into *answer. */
+    /* Optional: might_contain, through io, into *answer. NULL: it cannot be read in place. */
     filter_status (*might_contain_io)(const filter_view *f, filter_io *io, key_hash key,
                                       int *answer);
-    /* add, counting the key; *was_absent is 1 when might_contain answered 0 before. Or
-    ** FILTER_FULL. */
+    /* Optional: add, counting the key; *was_absent is 1 when might_contain answered 0 before.
+    ** Or FILTER_FULL. NULL: keys cannot be added after the filter is built. */
     filter_status (*add_io)(const filter_view *f, filter_io *io, key_hash key, int *was_absent);
-    /* Removes one copy of key, uncounting it; FILTER_ABSENT, writing nothing, when the key is
-    ** certainly not in the filter. NULL: the kind cannot delete. */
+    /* Optional: removes one copy of key, uncounting it; FILTER_ABSENT, writing nothing, when the
+    ** key is certainly not in the filter. NULL: the kind cannot delete. */
     filter_status (*remove_io)(const filter_view *f, filter_io *io, key_hash key);
-    /* Validates what the kind keeps past its header, reading it through io: a bounded number
-    ** of reads, whatever the BLOB's length. FILTER_OK, FILTER_INVALID with why, or
-    ** FILTER_IO_FAILED. NULL: validate checks everything. */
-    filter_status (*validate_body)(const filter_view *f, filter_io *io, char *why);
-    /* A filter that grows: after add or add_io answered FILTER_FULL, the bytes it needs for
-    ** room for more keys, into *bytes; FILTER_TOO_BIG, FILTER_TOO_MANY_HASHES or
-    ** FILTER_BAD_ARGUMENT (at its most parts) when it cannot grow. NULL: it never grows. */
+    /* Optional, with grow: a filter that grows: after add or add_io answered FILTER_FULL, the
+    ** bytes it needs for room for more keys, into *bytes; FILTER_TOO_BIG,
+    ** FILTER_TOO_MANY_HASHES or FILTER_BAD_ARGUMENT (at its most parts) when it cannot grow.
+    ** NULL: it never grows. */
     filter_status (*grow_size)(const filter_view *f, uint64_t *bytes);
     /* Grows the filter in blob, bytes long and followed by the room grow_size asked for: writes
     ** the new, empty, part and the header that counts it. */
     void (*grow)(uint8_t *blob, uint64_t bytes);
-    /* For messages: why a FILTER_FULL left no room, and what to do ("which ...: build it with a
-    ** larger n"); NULL for a kind that is never full. */
+    /* Optional: for messages, why a FILTER_FULL left no room, and what to do ("which ...: build
+    ** it with a larger n"); NULL for a kind that is never full. */
     const char *full_advice;
 } filter_kind;
 
@@ -144,40 +154,27 @@ static inline filter_status filter_check_rate(double p) {
     return p > 0.0 && p < 1.0 ? FILTER_OK : FILTER_BAD_ARGUMENT;
 }
 
-/* The kind with prelude byte id, or NULL. */
-const filter_kind *filter_kind_by_id(int id);
+/* Reads the prelude of blob (bytes long) into *out, the kind left NULL: the length, magic,
+** versions and key hash a reader of FILTER_FORMAT_VERSION accepts, in O(1). Returns the kind
+** byte, or -1 after writing the reason to why (FILTER_WHY_MAX bytes). */
+int filter_read_prelude(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
 
-/* The i-th kind of the kind table, from 0, or NULL past its end. */
-const filter_kind *filter_kind_at(size_t i);
-
-/*
-** Validates blob (bytes long) as a filter this code can read: the prelude,
-** then the kind's own header. Reads only the header, in O(1). On failure
-** returns FILTER_INVALID and writes the reason, without a function name, to
-** why (FILTER_WHY_MAX bytes).
-*/
-filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
-
-/* filter_open, but of the header alone: blob holds FILTER_HEADER_BYTES of a BLOB of bytes bytes,
-** and what the kind keeps past its header (validate_body) is left for the caller to check. */
+/* filter_open of the header alone (filter_kinds.h), for a kind whose body holds filters (a
+** scalable filter's stages): the one call from a kind up to the table of kinds. */
 filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
 
-/* Checks that b (of any kind) can be merged into a: the same kind and key hash, then the kind's
-** compatible. FILTER_OK, or FILTER_INVALID with why (FILTER_WHY_MAX bytes) saying what differs,
-** in the terms the filters were built with, and what to do. */
-filter_status filter_compatible(const filter_view *a, const filter_view *b, char *why);
-
-/* Adds key to the filter of kind in blob (one this code wrote): the kind's add, or its add_io
-** through filter_io_memory. FILTER_OK or FILTER_FULL, as add. */
-filter_status filter_add(const filter_kind *kind, uint8_t *blob, key_hash key);
-
-/* Writes f into dst (f->bytes bytes) as this code writes its kind: the header rewritten, the
-** body copied. */
-void filter_copy(uint8_t *dst, const filter_view *f);
-
 /* Writes the prelude of a filter of kind: magic, the kind's format version as both versions,
-** its id and hash. */
-void filter_write_prelude(uint8_t *blob, const filter_kind *kind, int hash);
+** its id and its key hash. */
+void filter_write_prelude(uint8_t *blob, const filter_kind *kind);
+
+/* Largest BLOB the core will size, whatever the caller's own limit: 2^61 bytes, so that a
+** count of its bits fits in 64 bits. */
+#define FILTER_MAX_BYTES 2305843009213693952.0
+
+/* a + b, or UINT64_MAX when the sum does not fit: for counts of keys added. */
+static inline uint64_t filter_add_counts(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /* The bytes 48 to 63 of the header: reserved in every kind so far. */
 enum { FILTER_OFF_RESERVED_TAIL = 48 };

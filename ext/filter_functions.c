@@ -5,103 +5,56 @@
 ** (its core, filter_kind, and its SQL side, sql_kind). docs/functions.md
 ** states their behaviour as numbered rules, cited here as "rule N (title)".
 */
-#include "sql_api.h"
+#include "filter_functions.h"
 
+#include "filter_kinds.h"
 #include "sql_args.h"
 #include "sql_error.h"
-#include "filter_functions.h"
-#include "sql_function.h"
-#include "sql_json.h"
-#include "sql_kind.h"
+#include "sql_filter.h"
+#include "sql_kinds.h"
 #include "sql_memory.h"
 
 #include <string.h>
 
-/*
-** Reads the non-NULL FILTER argument of a probe, validated once per statement
-** when it is a bound parameter (rule 8 (validation)): SQLite keeps auxdata on a
-** constant argument for the whole statement, and a bound parameter cannot
-** change while the statement runs, so the view of the first row serves every
-** row. Its one allocation is made on the first row; without it, every row
-** validates.
-*/
-int sql_read_probe_filter(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
-                          filter_view *f) {
-    const filter_view *kept = sqlite3_get_auxdata(ctx, 0);
-    if (kept != NULL && sqlite3_value_blob(argv[0]) == kept->blob) {
-        *f = *kept;
-        return SQL_FILTER_READ;
-    }
-    int read = sql_read_filter_arg(ctx, func, argv[0], argv[1], f);
-    if (read == SQL_FILTER_READ && sqlite3_value_frombind(argv[0])) {
-        filter_view *copy = sqlite3_malloc(sizeof *copy);
-        if (copy != NULL) {
-            *copy = *f;
-            sqlite3_set_auxdata(ctx, 0, copy, sqlite3_free);
-        }
-    }
-    return read;
-}
-
 /* bloom_might_contain(FILTER, KEY): rules 7 (probe) and 8 (validation). */
-static void might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_might_contain_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
     key_hash key;
     if (sql_read_probe_filter(ctx, "bloom_might_contain", argv, &f) != SQL_FILTER_READ ||
-        sql_read_key(ctx, argv[1], &key) != SQL_KEY_HASHED) {
+        sql_read_key(ctx, argv[1], &f, &key) != SQL_KEY_READ) {
         return;
     }
     sqlite3_result_int(ctx, f.kind->might_contain(&f, key));
 }
 
-/* A copy of f, as this code writes its kind, in memory from sqlite3_malloc64, and in *copy a
-** view of it. Returns NULL after setting a NOMEM error. */
-static uint8_t *copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view *copy) {
-    uint8_t *blob = sqlite3_malloc64(f->bytes);
-    if (blob == NULL) {
-        sqlite3_result_error_nomem(ctx);
-        return NULL;
-    }
-    filter_copy(blob, f);
-    *copy = *f;
-    copy->blob = blob;
-    copy->version = copy->min_reader_version = f->kind->format_version;
-    return blob;
-}
-
-/* Hands the filter blob (bytes long, from sqlite3_malloc64) to SQLite as the result. */
-static void result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes) {
-    sqlite3_result_blob64(ctx, blob, bytes, sqlite3_free);
-}
-
 /* bloom_add and bloom_remove: a copy of FILTER with KEY added, or removed when removing
 ** (rules 9 (add) and 20 (remove)); FILTER itself for a NULL KEY. */
-static void change_filter(sqlite3_context *ctx, sqlite3_value **argv, const char *func,
-                          int removing) {
+static void bloom_change_filter(sqlite3_context *ctx, sqlite3_value **argv, const char *func,
+                                int removing) {
     filter_view f, copy;
     key_hash key;
     uint8_t *blob;
     if (sql_read_filter_arg(ctx, func, argv[0], argv[1], &f) != SQL_FILTER_READ) {
         return;
     }
-    int read = sql_read_key(ctx, argv[1], &key);
+    int read = sql_read_key(ctx, argv[1], &f, &key);
     if (read == SQL_KEY_NULL) {
         sqlite3_result_blob64(ctx, f.blob, f.bytes, SQLITE_TRANSIENT); /* a handle's too */
         return;
     }
-    if (removing && f.kind->remove_io == NULL) {
-        sql_error_cannot_remove(ctx, func, f.kind);
+    filter_ability ability = removing ? FILTER_REMOVES : FILTER_ADDS;
+    if (!filter_kind_can(f.kind, ability)) {
+        sql_error_cannot(ctx, func, f.kind, ability);
         return;
     }
-    if (read != SQL_KEY_HASHED || (blob = copy_filter(ctx, &f, &copy)) == NULL) {
+    if (read != SQL_KEY_READ || (blob = sql_copy_filter(ctx, &f, &copy)) == NULL) {
         return;
     }
-    filter_io io = filter_io_memory(blob);
     uint64_t bytes = f.bytes;
     filter_status status =
-        removing ? f.kind->remove_io(&copy, &io, key) : filter_add(f.kind, blob, key);
-    if (status == FILTER_FULL && f.kind->grow_size != NULL) {
+        removing ? filter_remove(f.kind, blob, key) : filter_add(f.kind, blob, key);
+    if (status == FILTER_FULL && filter_kind_can(f.kind, FILTER_GROWS)) {
         if (!sql_kind_grow(ctx, func, &blob, &bytes)) {
             sqlite3_free(blob);
             return;
@@ -109,7 +62,7 @@ static void change_filter(sqlite3_context *ctx, sqlite3_value **argv, const char
         status = filter_add(f.kind, blob, key); /* a grown filter has room */
     }
     if (status == FILTER_OK) {
-        result_filter(ctx, blob, bytes);
+        sql_result_filter(ctx, blob, bytes);
         return;
     }
     sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT or FILTER_FULL */
@@ -121,60 +74,19 @@ static void change_filter(sqlite3_context *ctx, sqlite3_value **argv, const char
 }
 
 /* bloom_add(FILTER, KEY): rule 9 (add). */
-static void add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    change_filter(ctx, argv, "bloom_add", 0);
+    bloom_change_filter(ctx, argv, "bloom_add", 0);
 }
 
 /* bloom_remove(FILTER, KEY): rule 20 (remove). */
-static void remove_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_remove_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    change_filter(ctx, argv, "bloom_remove", 1);
-}
-
-/* Checks that b can be merged into a (rule 10 (union)); sets the error of func otherwise. */
-static int compatible(sqlite3_context *ctx, const char *func, const filter_view *a,
-                      const filter_view *b) {
-    char why[FILTER_WHY_MAX];
-    if (filter_compatible(a, b, why) != FILTER_OK) {
-        sql_errorf(ctx, "%s: %s", func, why);
-        return 0;
-    }
-    return 1;
-}
-
-/* Merges b into a copy of a, or a into a copy of b when b is the longer (filter_kind's
-** merge): the copy, or NULL after setting the error of func. */
-static uint8_t *merged_copy(sqlite3_context *ctx, const char *func, const filter_view *a,
-                            const filter_view *b, filter_view *copy) {
-    if (b->bytes > a->bytes) {
-        const filter_view *longer = b;
-        b = a;
-        a = longer;
-    }
-    uint8_t *blob = copy_filter(ctx, a, copy);
-    if (blob != NULL && a->kind->merge(blob, b) != FILTER_OK) { /* FILTER_FULL */
-        sqlite3_free(blob);
-        sql_error_full(ctx, func, "the union", a->kind);
-        return NULL;
-    }
-    return blob;
-}
-
-void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a,
-                    const filter_view *b) {
-    filter_view copy;
-    if (!compatible(ctx, func, a, b)) {
-        return;
-    }
-    uint8_t *blob = merged_copy(ctx, func, a, b, &copy);
-    if (blob != NULL) {
-        result_filter(ctx, blob, copy.bytes);
-    }
+    bloom_change_filter(ctx, argv, "bloom_remove", 1);
 }
 
 /* bloom_union(A, B): rule 10 (union). */
-static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view a, b;
     if (sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &a) == SQL_FILTER_READ &&
@@ -183,35 +95,8 @@ static void union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
 }
 
-union_state *sql_union_state(sqlite3_context *ctx) {
-    union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
-    if (st == NULL) {
-        sqlite3_result_error_nomem(ctx);
-    }
-    return st;
-}
-
-void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f) {
-    filter_view copy;
-    if (st->blob != NULL && !compatible(ctx, func, &st->view, f)) {
-        st->failed = 1;
-    } else if (st->blob == NULL) {
-        st->blob = copy_filter(ctx, f, &st->view);
-        st->failed = st->blob == NULL;
-    } else if (f->bytes > st->view.bytes) {
-        uint8_t *blob = merged_copy(ctx, func, &st->view, f, &copy);
-        sqlite3_free(st->blob);
-        st->blob = blob;
-        st->view = copy;
-        st->failed = blob == NULL;
-    } else if (st->view.kind->merge(st->blob, f) != FILTER_OK) {
-        sql_error_full(ctx, func, "the union", st->view.kind);
-        st->failed = 1;
-    }
-}
-
 /* bloom_union(FILTER), one row: rule 10 (union). */
-static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     union_state *st = sql_union_state(ctx);
     filter_view f;
@@ -224,21 +109,8 @@ static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
 }
 
-void sql_union_final(sqlite3_context *ctx) {
-    union_state *st = sqlite3_aggregate_context(ctx, 0);
-    if (st == NULL) {
-        return;
-    }
-    if (!st->failed && st->blob != NULL) {
-        result_filter(ctx, st->blob, st->view.bytes);
-    } else {
-        sqlite3_free(st->blob);
-    }
-    st->blob = NULL;
-}
-
 /* bloom_handle(FILTER): rule 18 (handle). The view, then a copy of the bytes it points to. */
-static void handle_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_handle_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
     if (sql_read_filter_arg(ctx, "bloom_handle", argv[0], NULL, &f) != SQL_FILTER_READ) {
@@ -254,19 +126,8 @@ static void handle_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_pointer(ctx, handle, SQL_FILTER_HANDLE, sqlite3_free);
 }
 
-void sql_info_result(sqlite3_context *ctx, const filter_view *f) {
-    sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
-    sqlite3_str_appendf(json,
-                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"%s\","
-                        "\"hash\":\"%s\"",
-                        f->version, f->min_reader_version, f->kind->name, key_hash_name(f->hash));
-    sql_kind_of(f->kind)->info(json, f);
-    sqlite3_str_appendchar(json, 1, '}');
-    sql_result_json(ctx, json);
-}
-
 /* bloom_info(FILTER): rule 11 (info). The prelude's fields, then the kind's. */
-static void info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     filter_view f;
     if (sql_read_filter_arg(ctx, "bloom_info", argv[0], NULL, &f) == SQL_FILTER_READ) {
@@ -291,18 +152,18 @@ enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
 /* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
 ** first the kind of the group's first row (NULL if none). Returns NULL after setting the
 ** error. */
-static const sql_kind *read_kind(sqlite3_context *ctx, const char *func, sqlite3_value *v,
-                                 const sql_kind *first) {
-    const char *text = (const char *)sqlite3_value_text(v);
+static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *func,
+                                             sqlite3_value *v, const sql_kind *first) {
+    int type = sqlite3_value_type(v); /* before sqlite3_value_text, which converts v */
+    const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
+    const filter_kind *named;
     const sql_kind *kind;
-    if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
+    if (text != NULL) {
         if (first != NULL && sqlite3_stricmp(text, first->kind->name) == 0) {
             return first;
         }
-        for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-            if (sqlite3_stricmp(text, kind->kind->name) == 0) {
-                return kind;
-            }
+        if ((named = filter_kind_named(text)) != NULL) {
+            return sql_kind_of(named);
         }
     }
     sqlite3_str *s = sqlite3_str_new(NULL);
@@ -324,7 +185,7 @@ static const sql_kind *read_kind(sqlite3_context *ctx, const char *func, sqlite3
 }
 
 /* Writes "NULL" or n for messages about N into buf (24 bytes). */
-static const char *capacity_text(uint64_t n, char *buf) {
+static const char *bloom_build_capacity_text(uint64_t n, char *buf) {
     if (n == 0) {
         return "NULL";
     }
@@ -333,8 +194,8 @@ static const char *capacity_text(uint64_t n, char *buf) {
 }
 
 /* Checks that n, p and the kind equal those of the group's first row (rule 3 (parameters)). */
-static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n, double p,
-                           const sql_kind *kind) {
+static int bloom_build_same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n,
+                                       double p, const sql_kind *kind) {
     char now[24], first[24];
     if (kind != st->kind) {
         sql_errorf(ctx,
@@ -345,7 +206,7 @@ static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t
     }
     if (n != st->n) {
         sql_errorf(ctx, "bloom_build: n must be the same for all rows of a group, got %s after %s",
-                   capacity_text(n, now), capacity_text(st->n, first));
+                   bloom_build_capacity_text(n, now), bloom_build_capacity_text(st->n, first));
         return 0;
     }
     if (p != st->p) {
@@ -362,7 +223,7 @@ static int same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t
 
 /* Doubles the slots of a key set (allocates its first ones when it has none). Returns 0
 ** after setting a NOMEM error. */
-static int grow_set(sqlite3_context *ctx, key_set *seen) {
+static int bloom_build_grow_set(sqlite3_context *ctx, key_set *seen) {
     key_set grown = {NULL, seen->capacity ? 2 * seen->capacity : FIRST_SET_CAPACITY, 0, 0};
     grown.slots = sqlite3_malloc64(grown.capacity * sizeof(key_hash));
     if (grown.slots == NULL) {
@@ -381,12 +242,12 @@ static int grow_set(sqlite3_context *ctx, key_set *seen) {
 ** is always room for one more) and up to BLOOM_SET_SLOTS_MAX slots (rule 4 (sized at the
 ** end)): the slots grown first for all of them, prefetched, then filled. Returns 0 after
 ** setting the error. */
-static int insert_pending(sqlite3_context *ctx, build_state *st) {
+static int bloom_build_insert_pending(sqlite3_context *ctx, build_state *st) {
     key_set *seen = &st->seen;
     while (seen->capacity < BLOOM_SET_SLOTS_MAX &&
            (seen->capacity == 0 ||
             (seen->count + (uint64_t)st->pending_count) * 4 > seen->capacity * 3)) {
-        if (!grow_set(ctx, seen)) {
+        if (!bloom_build_grow_set(ctx, seen)) {
             return 0;
         }
     }
@@ -411,14 +272,15 @@ static int insert_pending(sqlite3_context *ctx, build_state *st) {
 
 /* Adds key to those of st that wait for the key set, inserting them when there are enough
 ** (at once while the set is small). Returns 0 after setting the error. */
-static int remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
+static int bloom_build_remember_key(sqlite3_context *ctx, build_state *st, key_hash key) {
     int batch = st->seen.capacity * sizeof(key_hash) >= BATCHED_SET_BYTES ? BUILD_PENDING_KEYS : 1;
     st->pending[st->pending_count++] = key;
-    return st->pending_count < batch || insert_pending(ctx, st);
+    return st->pending_count < batch || bloom_build_insert_pending(ctx, st);
 }
 
-/* Checks that func can build a filter of kind from N and P. 0 after setting the error. */
-static int builds(sqlite3_context *ctx, const char *func, const sql_kind *kind) {
+/* Checks that func can build a filter of kind from N and P (rule 1 (build)). 0 after setting
+** the error, which names what builds it. */
+static int bloom_build_check_kind(sqlite3_context *ctx, const char *func, const sql_kind *kind) {
     if (kind->build_size == NULL) {
         sql_errorf(ctx, "%s: a '%s' filter is not built from n and p: use %s", func,
                    kind->kind->name, kind->build_instead);
@@ -429,9 +291,9 @@ static int builds(sqlite3_context *ctx, const char *func, const sql_kind *kind) 
 
 /* Adds key to the filter of st, growing it when it is full and its kind grows. FILTER_OK, or
 ** FILTER_FULL, or FILTER_INVALID after setting the error of growing. */
-static filter_status build_add(sqlite3_context *ctx, build_state *st, key_hash key) {
+static filter_status bloom_build_add(sqlite3_context *ctx, build_state *st, key_hash key) {
     filter_status status = st->kind->build_add(st, key);
-    if (status != FILTER_FULL || st->kind->kind->grow_size == NULL) {
+    if (status != FILTER_FULL || !filter_kind_can(st->kind->kind, FILTER_GROWS)) {
         return status;
     }
     if (!sql_kind_grow(ctx, st->func, &st->blob, &st->bytes)) {
@@ -441,8 +303,8 @@ static filter_status build_add(sqlite3_context *ctx, build_state *st, key_hash k
 }
 
 /* Adds key to the filter of st (build_add). Returns 0 after setting the error. */
-static int build_key(sqlite3_context *ctx, build_state *st, key_hash key) {
-    filter_status status = build_add(ctx, st, key);
+static int bloom_build_key(sqlite3_context *ctx, build_state *st, key_hash key) {
+    filter_status status = bloom_build_add(ctx, st, key);
     if (status == FILTER_FULL) {
         sql_error_full(ctx, st->func, "a key", st->kind->kind);
     }
@@ -451,8 +313,8 @@ static int build_key(sqlite3_context *ctx, build_state *st, key_hash key) {
 
 /* The state of the group on its first row, for the kind and parameters of that row; sized now
 ** when n is given. Returns NULL after setting the error. */
-static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *kind, uint64_t n,
-                                double p) {
+static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, const sql_kind *kind,
+                                            uint64_t n, double p) {
     build_state *st = sqlite3_aggregate_context(ctx, (int)kind->build_state_bytes);
     if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
@@ -462,7 +324,7 @@ static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *
     st->func = "bloom_build";
     st->n = n;
     st->p = p;
-    if (!builds(ctx, "bloom_build", kind)) {
+    if (!bloom_build_check_kind(ctx, "bloom_build", kind)) {
         st->failed = 1;
         return NULL;
     }
@@ -474,7 +336,9 @@ static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *
         st->failed = 1;
         return NULL;
     }
-    kind->build_plan(ctx, st, argc > RATE_ARGUMENT ? RATE_ARGUMENT : -1);
+    if (kind->build_plan != NULL) {
+        kind->build_plan(ctx, st, argc > RATE_ARGUMENT ? RATE_ARGUMENT : -1);
+    }
     if (n > 0 && !kind->build_size(ctx, st, n)) {
         st->failed = 1;
         return NULL;
@@ -483,7 +347,7 @@ static build_state *start_group(sqlite3_context *ctx, int argc, const sql_kind *
 }
 
 /* bloom_build(KEY [, N, P [, KIND]]), one row: rules 1 (build) to 6 (nulls and groups). */
-static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     build_state *st = sqlite3_aggregate_context(ctx, 0);
     const sql_kind *kind = st != NULL ? st->kind : sql_kind_at(0); /* without a kind argument */
     uint64_t n = 0;
@@ -497,16 +361,20 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
          sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], 1, &n)) &&
         (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
         (argc <= KIND_ARGUMENT ||
-         (kind = read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT], st ? st->kind : NULL)) != NULL);
+         (kind = bloom_build_read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT],
+                                       st ? st->kind : NULL)) != NULL);
     if (ok && st == NULL) {
-        st = start_group(ctx, argc, kind, n, p);
+        st = bloom_build_start_group(ctx, argc, kind, n, p);
         ok = st != NULL;
     } else if (ok) {
-        ok = same_parameters(ctx, st, n, p, kind);
+        ok = bloom_build_same_parameters(ctx, st, n, p, kind);
     }
-    int read = ok ? sql_read_key(ctx, argv[0], &key) : SQL_KEY_NULL;
-    if (read == SQL_KEY_HASHED) {
-        ok = st->blob != NULL ? build_key(ctx, st, key) : remember_key(ctx, st, key);
+    key_value value;
+    int read = ok ? sql_read_key_value(ctx, argv[0], &value) : SQL_KEY_NULL;
+    if (read == SQL_KEY_READ) {
+        key = sql_kind_hash_key(st, &value);
+        ok = st->blob != NULL ? bloom_build_key(ctx, st, key)
+                              : bloom_build_remember_key(ctx, st, key);
         st->keys += ok;
     }
     ok = ok && read != SQL_KEY_ERROR;
@@ -515,27 +383,34 @@ static void build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
 }
 
+/* Writes into the filter of st what its kind writes last (build_finish), if anything. */
+static void bloom_build_finish_filter(build_state *st) {
+    if (st->kind->build_finish != NULL) {
+        st->kind->build_finish(st);
+    }
+}
+
 /* bloom_build: the filter, sized now for the distinct keys seen if N was NULL, handed to
 ** SQLite without a copy. NULL over zero rows. */
-static void build_final(sqlite3_context *ctx) {
+static void bloom_build_final(sqlite3_context *ctx) {
     build_state *st = sqlite3_aggregate_context(ctx, 0);
     if (st == NULL) {
         return;
     }
-    if (!st->failed && st->blob == NULL && insert_pending(ctx, st)) {
+    if (!st->failed && st->blob == NULL && bloom_build_insert_pending(ctx, st)) {
         uint64_t distinct = key_set_size(&st->seen), cursor = 0;
         key_hash key;
         if (st->kind->build_size(ctx, st, distinct > 0 ? distinct : 1)) {
             while (!st->failed && key_set_next(&st->seen, &cursor, &key)) {
-                st->failed = !build_key(ctx, st, key);
+                st->failed = !bloom_build_key(ctx, st, key);
             }
         }
     }
     sqlite3_free(st->seen.slots);
     st->seen.slots = NULL;
     if (!st->failed && st->blob != NULL) {
-        st->kind->build_finish(st);
-        result_filter(ctx, st->blob, st->bytes);
+        bloom_build_finish_filter(st);
+        sql_result_filter(ctx, st->blob, st->bytes);
     } else {
         sqlite3_free(st->blob);
     }
@@ -543,14 +418,14 @@ static void build_final(sqlite3_context *ctx) {
 }
 
 /* bloom_empty(N, P [, LAYOUT]): rule 17 (empty). The state of bloom_build, for a moment. */
-static void empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+static void bloom_empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const sql_kind *kind = sql_kind_at(0);
     uint64_t n;
     double p;
     if (!sql_read_capacity(ctx, "bloom_empty", argv[0], 0, &n) ||
         !sql_read_rate(ctx, "bloom_empty", argv[1], &p) ||
-        (argc > 2 && (kind = read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL) ||
-        !builds(ctx, "bloom_empty", kind)) {
+        (argc > 2 && (kind = bloom_build_read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL) ||
+        !bloom_build_check_kind(ctx, "bloom_empty", kind)) {
         return;
     }
     build_state *st = sqlite3_malloc64(kind->build_state_bytes);
@@ -563,39 +438,60 @@ static void empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     st->func = "bloom_empty";
     st->n = n;
     st->p = p;
-    kind->build_plan(ctx, st, 1);
+    if (kind->build_plan != NULL) {
+        kind->build_plan(ctx, st, 1);
+    }
     if (kind->build_size(ctx, st, n)) {
-        kind->build_finish(st);
-        result_filter(ctx, st->blob, st->bytes);
+        bloom_build_finish_filter(st);
+        sql_result_filter(ctx, st->blob, st->bytes);
     }
     sqlite3_free(st);
 }
 
 const sql_function filter_functions[] = {
-    {"bloom_build", 1, NULL, build_step, build_final, NULL, SQL_PURE},
-    {"bloom_build", 3, NULL, build_step, build_final, NULL, SQL_PURE},
-    {"bloom_build", 4, NULL, build_step, build_final, NULL, SQL_PURE},
+    {.name = "bloom_build",
+     .nargs = 1,
+     .step = bloom_build_step,
+     .final = bloom_build_final,
+     .effects = SQL_PURE},
+    {.name = "bloom_build",
+     .nargs = 3,
+     .step = bloom_build_step,
+     .final = bloom_build_final,
+     .effects = SQL_PURE},
+    {.name = "bloom_build",
+     .nargs = 4,
+     .step = bloom_build_step,
+     .final = bloom_build_final,
+     .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS_AGGREGATE("bloom_build",
                                   "the forms are bloom_build(key), bloom_build(key, n, p) and "
                                   "bloom_build(key, n, p, layout); for p alone, "
                                   "bloom_build(key, NULL, p)"),
-    {"bloom_empty", 2, empty_func, NULL, NULL, NULL, SQL_PURE},
-    {"bloom_empty", 3, empty_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_empty", .nargs = 2, .func = bloom_empty_func, .effects = SQL_PURE},
+    {.name = "bloom_empty", .nargs = 3, .func = bloom_empty_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_empty",
                         "the forms are bloom_empty(n, p) and bloom_empty(n, p, layout)"),
-    {"bloom_might_contain", 2, might_contain_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_might_contain",
+     .nargs = 2,
+     .func = bloom_might_contain_func,
+     .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_might_contain", "the form is bloom_might_contain(filter, key)"),
-    {"bloom_info", 1, info_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_info", .nargs = 1, .func = bloom_info_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_info", "the form is bloom_info(filter)"),
-    {"bloom_handle", 1, handle_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_handle", .nargs = 1, .func = bloom_handle_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_handle", "the form is bloom_handle(filter)"),
-    {"bloom_add", 2, add_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_add", .nargs = 2, .func = bloom_add_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_add", "the form is bloom_add(filter, key)"),
-    {"bloom_remove", 2, remove_func, NULL, NULL, NULL, SQL_PURE},
+    {.name = "bloom_remove", .nargs = 2, .func = bloom_remove_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_remove", "the form is bloom_remove(filter, key)"),
-    {"bloom_union", 2, union_func, NULL, NULL, NULL, SQL_PURE},
-    {"bloom_union", 1, NULL, union_step, sql_union_final, NULL, SQL_PURE},
+    {.name = "bloom_union", .nargs = 2, .func = bloom_union_func, .effects = SQL_PURE},
+    {.name = "bloom_union",
+     .nargs = 1,
+     .step = bloom_union_step,
+     .final = sql_union_final,
+     .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_union", "the forms are bloom_union(a, b), a scalar, and "
                                        "bloom_union(filter), an aggregate"),
-    {NULL, 0, NULL, NULL, NULL, NULL, SQL_PURE},
+    {.name = NULL}, /* the end */
 };

@@ -21,7 +21,7 @@ const char *key_hash_name(int hash) {
 }
 
 /* The hash of canonical key bytes, seeded with the key's type tag. */
-static key_hash hash_bytes(const void *data, size_t bytes, uint64_t type_tag) {
+static key_hash key_hash_bytes(const void *data, size_t bytes, uint64_t type_tag) {
     XXH128_hash_t h = XXH3_128bits_withSeed(data, bytes, type_tag);
     key_hash out = {h.low64, h.high64};
     return out;
@@ -30,7 +30,7 @@ static key_hash hash_bytes(const void *data, size_t bytes, uint64_t type_tag) {
 key_hash key_hash_integer(int64_t v) {
     uint8_t bytes[8];
     le_store64(bytes, (uint64_t)v);
-    return hash_bytes(bytes, sizeof bytes, KEY_TAG_INTEGER);
+    return key_hash_bytes(bytes, sizeof bytes, KEY_TAG_INTEGER);
 }
 
 key_hash key_hash_real(double v) {
@@ -43,13 +43,13 @@ key_hash key_hash_real(double v) {
     }
     uint8_t bytes[8];
     le_store64(bytes, v != v ? UINT64_C(0x7FF8000000000000) : le_double_bits(v));
-    return hash_bytes(bytes, sizeof bytes, KEY_TAG_REAL);
+    return key_hash_bytes(bytes, sizeof bytes, KEY_TAG_REAL);
 }
 
 key_hash key_hash_text(const void *utf8, size_t bytes) {
-    return hash_bytes(utf8, bytes, KEY_TAG_TEXT);
+    return key_hash_bytes(utf8, bytes, KEY_TAG_TEXT);
 }
 
 key_hash key_hash_blob(const void *data, size_t bytes) {
-    return hash_bytes(data, bytes, KEY_TAG_BLOB);
+    return key_hash_bytes(data, bytes, KEY_TAG_BLOB);
 }

@@ -24,6 +24,17 @@ typedef struct key_hash {
     uint64_t h2;
 } key_hash;
 
+/* A key before it is hashed: a SQL value's storage class (its type tag) and its value. A key
+** is read before the filter it goes to is known, and hashed by that filter's hash once it is
+** (key_hash_value, or the kind's own hash_key). */
+typedef struct key_value {
+    int type;          /* KEY_TAG_* */
+    int64_t integer;   /* KEY_TAG_INTEGER */
+    double real;       /* KEY_TAG_REAL */
+    const void *bytes; /* KEY_TAG_TEXT (UTF-8) and KEY_TAG_BLOB */
+    size_t length;     /* of bytes */
+} key_value;
+
 /* Whether this code knows the key hash of that prelude byte. */
 static inline int key_hash_is_known(int hash) {
     return hash == KEY_HASH_XXH3_128;
@@ -43,5 +54,21 @@ key_hash key_hash_text(const void *utf8, size_t bytes);
 
 /* Hash of a BLOB key. */
 key_hash key_hash_blob(const void *data, size_t bytes);
+
+/* Hash of key by the key hash hash (one that key_hash_is_known): by its type, as above. Inline,
+** so that a caller that has just read the key's type needs no second dispatch on it. */
+static inline key_hash key_hash_value(int hash, const key_value *key) {
+    (void)hash; /* the only one */
+    switch (key->type) {
+    case KEY_TAG_INTEGER:
+        return key_hash_integer(key->integer);
+    case KEY_TAG_REAL:
+        return key_hash_real(key->real);
+    case KEY_TAG_TEXT:
+        return key_hash_text(key->bytes, key->length);
+    default:
+        return key_hash_blob(key->bytes, key->length);
+    }
+}
 
 #endif /* KEY_HASH_H */

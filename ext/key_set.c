@@ -4,12 +4,12 @@
 #include "key_set.h"
 
 /* Whether h is the all-zero hash, the mark of an empty slot. */
-static int is_zero(key_hash h) {
+static int key_set_is_zero(key_hash h) {
     return h.h1 == 0 && h.h2 == 0;
 }
 
 int key_set_insert(key_set *set, key_hash h) {
-    if (is_zero(h)) {
+    if (key_set_is_zero(h)) {
         int is_new = !set->has_zero;
         set->has_zero = 1;
         return is_new;
@@ -17,7 +17,7 @@ int key_set_insert(key_set *set, key_hash h) {
     uint64_t mask = set->capacity - 1;
     for (uint64_t i = h.h1 & mask;; i = (i + 1) & mask) {
         key_hash *slot = &set->slots[i];
-        if (is_zero(*slot)) {
+        if (key_set_is_zero(*slot)) {
             *slot = h;
             set->count++;
             return 1;
@@ -56,7 +56,7 @@ void key_set_move(const key_set *from, key_set *to) {
 int key_set_next(const key_set *set, uint64_t *cursor, key_hash *out) {
     /* Cursors 0 .. capacity - 1 walk the slots; capacity stands for the all-zero hash. */
     for (; *cursor < set->capacity; (*cursor)++) {
-        if (!is_zero(set->slots[*cursor])) {
+        if (!key_set_is_zero(set->slots[*cursor])) {
             *out = set->slots[(*cursor)++];
             return 1;
         }

@@ -54,7 +54,7 @@ filter_status scalable_size(uint64_t n, double p, int stage_layout, int growth, 
     scalable_stage_target(out, 0, &first_n, &first_p);
     filter_status status = bloom_size(first_n, first_p, stage_layout, first, &stage_bytes);
     *bytes_needed = FILTER_HEADER_BYTES + stage_bytes;
-    if (status == FILTER_OK && *bytes_needed > BLOOM_MAX_BYTES) {
+    if (status == FILTER_OK && *bytes_needed > FILTER_MAX_BYTES) {
         status = FILTER_TOO_BIG;
     }
     return status;
@@ -62,7 +62,7 @@ filter_status scalable_size(uint64_t n, double p, int stage_layout, int growth, 
 
 void scalable_write_header(uint8_t *blob, const scalable_header *h) {
     memset(blob, 0, FILTER_HEADER_BYTES);
-    filter_write_prelude(blob, &scalable_kind, KEY_HASH_XXH3_128);
+    filter_write_prelude(blob, &scalable_kind);
     blob[OFF_STAGE_LAYOUT] = h->stage_layout;
     blob[OFF_GROWTH] = h->growth;
     blob[OFF_STAGES] = h->stages;
@@ -85,8 +85,8 @@ scalable_header scalable_header_of(const filter_view *f) {
 }
 
 /* The Bloom header of a stage whose header is at head, of the given layout (as validated). */
-static bloom_header stage_header(const uint8_t *head, int layout) {
-    filter_view stage = {filter_kind_by_id(layout), 0, 0, 0, head, 0};
+static bloom_header scalable_stage_header(const uint8_t *head, int layout) {
+    filter_view stage = {bloom_kind_of_layout(layout), 0, 0, 0, head, 0};
     return bloom_header_of(&stage);
 }
 
@@ -94,7 +94,7 @@ void scalable_stage_at(const filter_view *f, int i, scalable_stage *stage) {
     int layout = f->blob[OFF_STAGE_LAYOUT];
     stage->offset = FILTER_HEADER_BYTES;
     for (int j = 0;; j++) {
-        stage->header = stage_header(f->blob + stage->offset, layout);
+        stage->header = scalable_stage_header(f->blob + stage->offset, layout);
         stage->bytes = bloom_blob_bytes(stage->header.m);
         if (j == i) {
             return;
@@ -112,7 +112,7 @@ double scalable_compound_rate(const double *rates, int stages) {
 }
 
 /* The kind's validate: the header alone; the stages are validate_body's. */
-static filter_status validate(const filter_view *f, char *why) {
+static filter_status scalable_kind_validate(const filter_view *f, char *why) {
     scalable_header h = scalable_header_of(f);
     char r_text[32];
     if (h.stage_layout != BLOOM_LAYOUT_STANDARD && h.stage_layout != BLOOM_LAYOUT_BLOCKED) {
@@ -143,9 +143,9 @@ static filter_status validate(const filter_view *f, char *why) {
 /* Checks the header of stage i, at head, starting at offset of a filter with header h (of
 ** bytes bytes): a Bloom filter of the stage layout and key hash, sized as stage i is, whose
 ** BLOB ends within the filter. Its length, into *stage_bytes. */
-static filter_status validate_stage(const filter_view *f, const scalable_header *h, int i,
-                                    const uint8_t *head, uint64_t offset, uint64_t *stage_bytes,
-                                    char *why) {
+static filter_status scalable_validate_stage(const filter_view *f, const scalable_header *h, int i,
+                                             const uint8_t *head, uint64_t offset,
+                                             uint64_t *stage_bytes, char *why) {
     uint64_t left = f->bytes - offset, m = le_load64(head + BLOOM_OFF_M), n;
     filter_view stage;
     char stage_why[FILTER_WHY_MAX], p_text[32];
@@ -185,7 +185,7 @@ static filter_status validate_stage(const filter_view *f, const scalable_header 
 
 /* The kind's validate_body: each stage's header, read one after the other (at most
 ** SCALABLE_STAGES_MAX reads), the stages filling the BLOB and their keys adding up. */
-static filter_status validate_body(const filter_view *f, filter_io *io, char *why) {
+static filter_status scalable_kind_validate_body(const filter_view *f, filter_io *io, char *why) {
     scalable_header h = scalable_header_of(f);
     uint64_t offset = FILTER_HEADER_BYTES, keys = 0, stage_bytes = 0;
     for (int i = 0; i < h.stages; i++) {
@@ -199,7 +199,7 @@ static filter_status validate_body(const filter_view *f, filter_io *io, char *wh
         if (io->read(io->state, offset, head, FILTER_HEADER_BYTES) != 0) {
             return FILTER_IO_FAILED;
         }
-        filter_status status = validate_stage(f, &h, i, head, offset, &stage_bytes, why);
+        filter_status status = scalable_validate_stage(f, &h, i, head, offset, &stage_bytes, why);
         if (status != FILTER_OK) {
             return status;
         }
@@ -227,7 +227,7 @@ static filter_status validate_body(const filter_view *f, filter_io *io, char *wh
 }
 
 /* The kind's might_contain: whether any stage may hold key. */
-static int might_contain(const filter_view *f, key_hash key) {
+static int scalable_kind_might_contain(const filter_view *f, key_hash key) {
     int layout = f->blob[OFF_STAGE_LAYOUT], stages = f->blob[OFF_STAGES];
     const uint8_t *starts[SCALABLE_STAGES_MAX], *stage = f->blob + FILTER_HEADER_BYTES;
     for (int i = 0; i < stages; i++) {
@@ -235,7 +235,7 @@ static int might_contain(const filter_view *f, key_hash key) {
         stage += bloom_blob_bytes(le_load64(stage + BLOOM_OFF_M));
     }
     for (int i = stages - 1; i >= 0; i--) { /* the last first: it holds about half the keys */
-        bloom_header h = stage_header(starts[i], layout);
+        bloom_header h = scalable_stage_header(starts[i], layout);
         if (bloom_test(starts[i] + FILTER_HEADER_BYTES, &h, key)) {
             return 1;
         }
@@ -244,20 +244,20 @@ static int might_contain(const filter_view *f, key_hash key) {
 }
 
 /* The kind's write_header. */
-static void write_header(uint8_t *dst, const filter_view *f) {
+static void scalable_kind_write_header(uint8_t *dst, const filter_view *f) {
     scalable_header h = scalable_header_of(f);
     scalable_write_header(dst, &h);
 }
 
 /* The kind's add: nothing when a stage may hold key; else into the last stage, or
 ** FILTER_FULL when it holds its capacity. */
-static filter_status add(uint8_t *blob, key_hash key) {
+static filter_status scalable_kind_add(uint8_t *blob, key_hash key) {
     filter_view f = {&scalable_kind, 0, 0, 0, blob, 0};
     scalable_header h = scalable_header_of(&f);
     uint8_t *stage = blob + FILTER_HEADER_BYTES, *last = stage;
     bloom_header last_header = {0};
     for (int i = 0; i < h.stages; i++) {
-        last_header = stage_header(stage, h.stage_layout);
+        last_header = scalable_stage_header(stage, h.stage_layout);
         if (bloom_test(stage + FILTER_HEADER_BYTES, &last_header, key)) {
             return FILTER_OK;
         }
@@ -275,7 +275,8 @@ static filter_status add(uint8_t *blob, key_hash key) {
 
 /* The kind's compatible: the same first stage, rate and ratios, and stages that together hold
 ** no more keys than they are sized for. */
-static filter_status compatible(const filter_view *a, const filter_view *b, char *why) {
+static filter_status scalable_kind_compatible(const filter_view *a, const filter_view *b,
+                                              char *why) {
     scalable_header ha = scalable_header_of(a), hb = scalable_header_of(b);
     char pa[32], pb[32];
     if (ha.stage_layout != hb.stage_layout || ha.growth != hb.growth || ha.n != hb.n ||
@@ -302,7 +303,7 @@ static filter_status compatible(const filter_view *a, const filter_view *b, char
                 "incompatible filters: together their stage %d would hold "
                 "%llu keys, more than the %llu it is sized for; build one "
                 "filter from both sets of keys",
-                i, (unsigned long long)bloom_add_counts(sa.header.keys, sb.header.keys),
+                i, (unsigned long long)filter_add_counts(sa.header.keys, sb.header.keys),
                 (unsigned long long)sa.header.n);
         }
     }
@@ -310,7 +311,7 @@ static filter_status compatible(const filter_view *a, const filter_view *b, char
 }
 
 /* The kind's merge: stage by stage, the bits ORed and the keys summed. */
-static filter_status merge(uint8_t *blob, const filter_view *f) {
+static filter_status scalable_kind_merge(uint8_t *blob, const filter_view *f) {
     filter_view into = {&scalable_kind, 0, 0, 0, blob, 0};
     scalable_header h = scalable_header_of(&into), from_header = scalable_header_of(f);
     for (int i = 0; i < from_header.stages; i++) {
@@ -321,24 +322,25 @@ static filter_status merge(uint8_t *blob, const filter_view *f) {
                     f->blob + from.offset + FILTER_HEADER_BYTES, to.header.m);
         le_store64(blob + to.offset + BLOOM_OFF_KEYS, to.header.keys + from.header.keys);
     }
-    le_store64(blob + OFF_KEYS, bloom_add_counts(h.keys, from_header.keys));
+    le_store64(blob + OFF_KEYS, filter_add_counts(h.keys, from_header.keys));
     return FILTER_OK;
 }
 
 /* A stage read through io: its header, a view of it and an io over its bytes. */
-typedef struct io_stage {
+typedef struct scalable_io_stage {
     uint8_t head[FILTER_HEADER_BYTES];
     filter_view view;
     filter_io_part part;
     uint64_t offset;
-} io_stage;
+} scalable_io_stage;
 
 /* Reads the header of the stage at offset of f through io into *s. */
-static filter_status read_stage(const filter_view *f, filter_io *io, uint64_t offset, io_stage *s) {
+static filter_status scalable_read_stage(const filter_view *f, filter_io *io, uint64_t offset,
+                                         scalable_io_stage *s) {
     if (io->read(io->state, offset, s->head, FILTER_HEADER_BYTES) != 0) {
         return FILTER_IO_FAILED;
     }
-    const filter_kind *kind = filter_kind_by_id(f->blob[OFF_STAGE_LAYOUT]);
+    const filter_kind *kind = bloom_kind_of_layout(f->blob[OFF_STAGE_LAYOUT]);
     filter_view view = {kind, BLOOM_FORMAT_VERSION, BLOOM_FORMAT_VERSION, f->hash, s->head, 0};
     view.bytes = bloom_blob_bytes(le_load64(s->head + BLOOM_OFF_M));
     s->view = view;
@@ -349,13 +351,13 @@ static filter_status read_stage(const filter_view *f, filter_io *io, uint64_t of
 
 /* Probes the stages of f through io for key: *answer 1 when one may hold it, else 0 with the
 ** last stage in *last. */
-static filter_status probe_stages(const filter_view *f, filter_io *io, key_hash key, int *answer,
-                                  io_stage *last) {
+static filter_status scalable_probe_stages(const filter_view *f, filter_io *io, key_hash key,
+                                           int *answer, scalable_io_stage *last) {
     uint64_t offset = FILTER_HEADER_BYTES;
     int stages = f->blob[OFF_STAGES];
     *answer = 0;
     for (int i = 0; i < stages && !*answer; i++) {
-        filter_status status = read_stage(f, io, offset, last);
+        filter_status status = scalable_read_stage(f, io, offset, last);
         if (status == FILTER_OK) {
             status = last->view.kind->might_contain_io(&last->view, &last->part.io, key, answer);
         }
@@ -368,18 +370,19 @@ static filter_status probe_stages(const filter_view *f, filter_io *io, key_hash 
 }
 
 /* The kind's might_contain_io. */
-static filter_status might_contain_io(const filter_view *f, filter_io *io, key_hash key,
-                                      int *answer) {
-    io_stage stage;
-    return probe_stages(f, io, key, answer, &stage);
+static filter_status scalable_kind_might_contain_io(const filter_view *f, filter_io *io,
+                                                    key_hash key, int *answer) {
+    scalable_io_stage stage;
+    return scalable_probe_stages(f, io, key, answer, &stage);
 }
 
 /* The kind's add_io, as add. */
-static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, int *was_absent) {
-    io_stage last;
+static filter_status scalable_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                          int *was_absent) {
+    scalable_io_stage last;
     int answer, absent;
     uint8_t keys[8];
-    filter_status status = probe_stages(f, io, key, &answer, &last);
+    filter_status status = scalable_probe_stages(f, io, key, &answer, &last);
     *was_absent = 0;
     if (status != FILTER_OK || answer) {
         return status;
@@ -399,7 +402,8 @@ static filter_status add_io(const filter_view *f, filter_io *io, key_hash key, i
 
 /* The header of the stage a filter with header h would grow by, into *stage, with the bytes
 ** it needs. */
-static filter_status next_stage(const scalable_header *h, bloom_header *stage, double *bytes) {
+static filter_status scalable_next_stage(const scalable_header *h, bloom_header *stage,
+                                         double *bytes) {
     uint64_t n;
     double p;
     *bytes = 0;
@@ -413,14 +417,14 @@ static filter_status next_stage(const scalable_header *h, bloom_header *stage, d
 }
 
 /* The kind's grow_size: one more stage. */
-static filter_status grow_size(const filter_view *f, uint64_t *bytes) {
+static filter_status scalable_kind_grow_size(const filter_view *f, uint64_t *bytes) {
     scalable_header h = scalable_header_of(f);
     bloom_header stage;
     double stage_bytes;
-    filter_status status = next_stage(&h, &stage, &stage_bytes);
+    filter_status status = scalable_next_stage(&h, &stage, &stage_bytes);
     /* In integers: a double near 2^61 cannot tell one byte from the next. */
-    if (status == FILTER_OK && (f->bytes > (uint64_t)BLOOM_MAX_BYTES ||
-                                (uint64_t)stage_bytes > (uint64_t)BLOOM_MAX_BYTES - f->bytes)) {
+    if (status == FILTER_OK && (f->bytes > (uint64_t)FILTER_MAX_BYTES ||
+                                (uint64_t)stage_bytes > (uint64_t)FILTER_MAX_BYTES - f->bytes)) {
         status = FILTER_TOO_BIG;
     }
     *bytes = status == FILTER_OK ? f->bytes + (uint64_t)stage_bytes : 0;
@@ -428,12 +432,12 @@ static filter_status grow_size(const filter_view *f, uint64_t *bytes) {
 }
 
 /* The kind's grow: the next stage, empty, after the last. */
-static void grow(uint8_t *blob, uint64_t bytes) {
+static void scalable_kind_grow(uint8_t *blob, uint64_t bytes) {
     filter_view f = {&scalable_kind, 0, 0, 0, blob, 0};
     scalable_header h = scalable_header_of(&f);
     bloom_header stage;
     double stage_bytes;
-    next_stage(&h, &stage, &stage_bytes); /* grow_size said it fits */
+    scalable_next_stage(&h, &stage, &stage_bytes); /* grow_size said it fits */
     bloom_write_header(blob + bytes, &stage);
     memset(blob + bytes + FILTER_HEADER_BYTES, 0, (size_t)stage_bytes - FILTER_HEADER_BYTES);
     h.stages++;
@@ -441,20 +445,19 @@ static void grow(uint8_t *blob, uint64_t bytes) {
 }
 
 const filter_kind scalable_kind = {
-    SCALABLE_KIND,
-    "scalable",
-    SCALABLE_FORMAT_VERSION,
-    validate,
-    might_contain,
-    write_header,
-    add,
-    compatible,
-    merge,
-    might_contain_io,
-    add_io,
-    NULL,
-    validate_body,
-    grow_size,
-    grow,
-    NULL,
+    .id = SCALABLE_KIND,
+    .name = "scalable",
+    .format_version = SCALABLE_FORMAT_VERSION,
+    .key_hash = KEY_HASH_XXH3_128,
+    .validate = scalable_kind_validate,
+    .validate_body = scalable_kind_validate_body,
+    .might_contain = scalable_kind_might_contain,
+    .write_header = scalable_kind_write_header,
+    .add = scalable_kind_add,
+    .compatible = scalable_kind_compatible,
+    .merge = scalable_kind_merge,
+    .might_contain_io = scalable_kind_might_contain_io,
+    .add_io = scalable_kind_add_io,
+    .grow_size = scalable_kind_grow_size,
+    .grow = scalable_kind_grow,
 };

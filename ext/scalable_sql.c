@@ -4,24 +4,17 @@
 ** (info)). Adding, growing and probing go through its core
 ** (scalable_core.h) and the shared functions.
 */
-#include "sql_api.h"
+#include "scalable_sql.h"
 
 #include "bloom_core.h"
+#include "filter_kinds.h"
 #include "scalable_core.h"
 #include "sql_error.h"
 #include "sql_json.h"
-#include "sql_kind.h"
-
-/* Nothing to work out for p alone. */
-static void build_plan(sqlite3_context *ctx, build_state *common, int rate_argument) {
-    (void)ctx;
-    (void)common;
-    (void)rate_argument;
-}
 
 /* Sizes the filter with one stage for n keys and allocates it, empty. Returns 0 after setting
 ** the error. */
-static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
+static int scalable_sql_build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     scalable_header h;
     bloom_header first;
     double bytes_needed;
@@ -43,18 +36,13 @@ static int build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
 }
 
 /* Adds key; FILTER_FULL when the last stage holds its capacity (the shared code grows it). */
-static filter_status build_add(build_state *common, key_hash key) {
+static filter_status scalable_sql_build_add(build_state *common, key_hash key) {
     return filter_add(&scalable_kind, common->blob, key);
-}
-
-/* Nothing: adding kept the header's count. */
-static void build_finish(build_state *common) {
-    (void)common;
 }
 
 /* Appends stage i of f to the "stages" list of bloom_info, with its rate as measured into
 ** *rate. O(its m). */
-static void stage_info(sqlite3_str *json, const filter_view *f, int i, double *rate) {
+static void scalable_sql_stage_info(sqlite3_str *json, const filter_view *f, int i, double *rate) {
     scalable_stage s;
     scalable_stage_at(f, i, &s);
     bloom_fill fill = bloom_measure(&s.header, f->blob + s.offset + FILTER_HEADER_BYTES);
@@ -70,7 +58,7 @@ static void stage_info(sqlite3_str *json, const filter_view *f, int i, double *r
 }
 
 /* The fields of bloom_info: the header, each stage, and the compound rate they give. O(size). */
-static void info(sqlite3_str *json, const filter_view *f) {
+static void scalable_sql_info(sqlite3_str *json, const filter_view *f) {
     scalable_header h = scalable_header_of(f);
     double rates[SCALABLE_STAGES_MAX];
     uint64_t capacity = 0;
@@ -78,25 +66,28 @@ static void info(sqlite3_str *json, const filter_view *f) {
         uint64_t n;
         double p;
         scalable_stage_target(&h, i, &n, &p); /* validation checked that each fits */
-        capacity = bloom_add_counts(capacity, n);
+        capacity = filter_add_counts(capacity, n);
     }
     sqlite3_str_appendf(json,
                         ",\"stage_layout\":\"%s\",\"growth\":%u,\"tightening\":%!.15g,"
                         "\"bytes\":%llu,\"n\":%llu,\"p\":%!.15g,\"keys_added\":%llu,"
                         "\"capacity\":%llu,\"stage_count\":%u,\"stages\":[",
-                        filter_kind_by_id(h.stage_layout)->name, h.growth, h.tightening,
+                        bloom_kind_of_layout(h.stage_layout)->name, h.growth, h.tightening,
                         (unsigned long long)f->bytes, (unsigned long long)h.n, h.p,
                         (unsigned long long)h.keys, (unsigned long long)capacity, h.stages);
     for (int i = 0; i < h.stages; i++) {
-        stage_info(json, f, i, &rates[i]);
+        scalable_sql_stage_info(json, f, i, &rates[i]);
     }
     sqlite3_str_appendf(json, "],\"estimated_fp_rate\":%!.15g",
                         scalable_compound_rate(rates, h.stages));
 }
 
 /* Repeats are not held (a key any stage may hold is not added again): it can be sized at the
-** end. */
+** end. Adding keeps the header's count of keys: nothing to finish. */
 const sql_kind scalable_sql = {
-    &scalable_kind, sizeof(build_state), build_plan, build_size, build_add, build_finish, info, 0,
-    NULL,
+    .kind = &scalable_kind,
+    .build_state_bytes = sizeof(build_state),
+    .build_size = scalable_sql_build_size,
+    .build_add = scalable_sql_build_add,
+    .info = scalable_sql_info,
 };

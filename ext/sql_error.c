@@ -5,7 +5,7 @@
 #include "sql_error.h"
 
 #include "filter.h"
-#include "sql_function.h"
+#include "filter_kinds.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 
 /* Length of the well-formed UTF-8 character at t[0..avail) (no overlong form, surrogate or
 ** code point above U+10FFFF), or 0 when there is none. */
-static int utf8_char_length(const unsigned char *t, int avail) {
+static int sql_error_utf8_length(const unsigned char *t, int avail) {
     unsigned char second_low = 0x80, second_high = 0xBF;
     int length;
     if (t[0] < 0x80) {
@@ -46,7 +46,7 @@ static int utf8_char_length(const unsigned char *t, int avail) {
 }
 
 /* Whether the character at t (length bytes) is a control character: C0, DEL or C1. */
-static int is_control(const unsigned char *t, int length) {
+static int sql_error_is_control(const unsigned char *t, int length) {
     return (length == 1 && (t[0] < 0x20 || t[0] == 0x7F)) ||
            (length == 2 && t[0] == 0xC2 && t[1] < 0xA0);
 }
@@ -56,15 +56,15 @@ static int is_control(const unsigned char *t, int length) {
 ** first QUOTED_TEXT_MAX characters then ... if cut, with control characters
 ** and bytes that are not UTF-8 as \xNN, so a message never carries raw bytes.
 */
-static void append_quoted_text(sqlite3_str *s, const unsigned char *t, int bytes) {
+static void sql_error_append_text(sqlite3_str *s, const unsigned char *t, int bytes) {
     sqlite3_str_appendchar(s, 1, '\'');
     for (int i = 0, chars = 0; i < bytes; chars++) {
-        int length = utf8_char_length(t + i, bytes - i);
+        int length = sql_error_utf8_length(t + i, bytes - i);
         if (chars == QUOTED_TEXT_MAX) {
             sqlite3_str_appendall(s, "'...");
             return;
         }
-        if (length == 0 || is_control(t + i, length)) {
+        if (length == 0 || sql_error_is_control(t + i, length)) {
             for (int byte = 0; byte < (length ? length : 1); byte++) {
                 sqlite3_str_appendf(s, "\\x%02X", t[i + byte]);
             }
@@ -104,8 +104,8 @@ void sql_append_value(sqlite3_str *s, sqlite3_value *v) {
         break;
     case SQLITE_TEXT:
         text = sqlite3_value_text(v);
-        append_quoted_text(s, text ? text : (const unsigned char *)"",
-                           text ? sqlite3_value_bytes(v) : 0);
+        sql_error_append_text(s, text ? text : (const unsigned char *)"",
+                              text ? sqlite3_value_bytes(v) : 0);
         break;
     default:
         sqlite3_str_appendf(s, "a BLOB of %d byte%s", sqlite3_value_bytes(v),
@@ -159,7 +159,7 @@ void sql_error_value(sqlite3_context *ctx, const char *func, const char *what, s
 
 /* Whether the bytes of a TEXT value are the hex digits of a filter: an even number of them,
 ** starting with the magic's 53514246. */
-static int is_filter_hex(const unsigned char *text, int bytes) {
+static int sql_error_is_filter_hex(const unsigned char *text, int bytes) {
     static const char magic[] = "53514246";
     if (bytes < 8 || bytes % 2 != 0 || sqlite3_strnicmp((const char *)text, magic, 8) != 0) {
         return 0;
@@ -174,7 +174,7 @@ static int is_filter_hex(const unsigned char *text, int bytes) {
 }
 
 /* Whether v is a BLOB that filter_open accepts. */
-static int is_filter(sqlite3_value *v) {
+static int sql_error_is_filter(sqlite3_value *v) {
     filter_view f;
     char why[FILTER_WHY_MAX];
     const uint8_t *blob = sqlite3_value_blob(v);
@@ -193,51 +193,23 @@ void sql_error_not_a_filter(sqlite3_context *ctx, const char *func, sqlite3_valu
         sqlite3_str_appendf(s, "%s: the filter must be a BLOB, got ", func);
         sql_append_value(s, v);
     }
-    if (key != NULL && is_filter(key)) {
+    if (key != NULL && sql_error_is_filter(key)) {
         sqlite3_str_appendf(s, "; the filter comes first: %s(filter, key)", func);
     } else if (text != NULL && bytes >= 4 && memcmp(text, "SQBF", 4) == 0) {
         sqlite3_str_appendall(s, "; this TEXT holds a filter's bytes: pass the BLOB itself, not "
                                  "CAST(filter AS TEXT)");
-    } else if (text != NULL && is_filter_hex(text, bytes)) {
+    } else if (text != NULL && sql_error_is_filter_hex(text, bytes)) {
         sqlite3_str_appendall(s, "; this TEXT is a filter in hex: pass the BLOB itself (hex() is "
                                  "for display), or unhex() it on SQLite 3.41 and later");
     }
     sql_error_from_str(ctx, s);
 }
 
-/* Sets the error of a call with argc arguments (-1: not known) of the function whose table
-** entry is the user data of ctx. */
-static void wrong_arguments(sqlite3_context *ctx, int argc) {
-    const sql_function *f = sqlite3_user_data(ctx);
-    if (argc >= 0) {
-        sql_errorf(ctx, "%s: wrong number of arguments (%d); %s", f->name, argc, f->forms);
-    } else {
-        sql_errorf(ctx, "%s: wrong number of arguments; %s", f->name, f->forms);
-    }
-}
-
-void sql_wrong_arguments(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argv;
-    wrong_arguments(ctx, argc);
-}
-
-void sql_wrong_arguments_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argv;
-    sqlite3_aggregate_context(ctx, 1); /* xFinal then knows there was a row */
-    wrong_arguments(ctx, argc);
-}
-
-void sql_wrong_arguments_final(sqlite3_context *ctx) {
-    if (sqlite3_aggregate_context(ctx, 0) == NULL) {
-        wrong_arguments(ctx, -1);
-    }
-}
-
-void sql_error_cannot_remove(sqlite3_context *ctx, const char *func, const filter_kind *kind) {
-    sql_errorf(ctx,
-               "%s: a '%s' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to "
-               "remove keys",
-               func, kind->name);
+void sql_error_cannot(sqlite3_context *ctx, const char *func, const filter_kind *kind,
+                      filter_ability ability) {
+    char why[FILTER_WHY_MAX];
+    filter_kind_refusal(kind, ability, why);
+    sql_errorf(ctx, "%s: %s", func, why);
 }
 
 void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value *key) {

@@ -10,6 +10,7 @@
 #include "sql_api.h"
 
 #include "filter.h"
+#include "filter_kinds.h"
 
 /* Appends v the way messages show a value: NULL, 42, 1.5, 'text' (quoted, at most 40
 ** characters, control characters and bytes that are not UTF-8 as \xNN), a BLOB of N bytes. */
@@ -45,8 +46,10 @@ void sql_error_value(sqlite3_context *ctx, const char *func, const char *what, s
 void sql_error_not_a_filter(sqlite3_context *ctx, const char *func, sqlite3_value *v,
                             sqlite3_value *key, const char *why);
 
-/* Sets the error of removing a key (rule 20 (remove)) from a filter of a kind that cannot. */
-void sql_error_cannot_remove(sqlite3_context *ctx, const char *func, const filter_kind *kind);
+/* Sets the error of asking what ability names of a filter of a kind that cannot do it (rule 14
+** (errors)): "FUNC: a 'K' filter cannot ...; build a ... filter to ...". */
+void sql_error_cannot(sqlite3_context *ctx, const char *func, const filter_kind *kind,
+                      filter_ability ability);
 
 /* Sets the error of a filter of kind with no room for what ("the key", "a key", "the
 ** union"): a cuckoo filter, full (rule 21 (cuckoo)). */

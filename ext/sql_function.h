@@ -35,18 +35,15 @@ void sql_wrong_arguments_step(sqlite3_context *ctx, int argc, sqlite3_value **ar
 void sql_wrong_arguments_final(sqlite3_context *ctx);
 
 /* Table entries that answer every other number of arguments of a scalar or an aggregate. */
-#define SQL_WRONG_ARGUMENTS(name, forms)                                                           \
-    { name, -1, sql_wrong_arguments, NULL, NULL, forms, SQL_PURE }
-#define SQL_WRONG_ARGUMENTS_AGGREGATE(name, forms)                                                 \
-    { name, -1, NULL, sql_wrong_arguments_step, sql_wrong_arguments_final, forms, SQL_PURE }
-
-/* The functions every kind answers (filter_functions.c). */
-extern const sql_function filter_functions[];
-
-/* The functions on a filter where it is stored (in_place_functions.c). */
-extern const sql_function in_place_functions[];
-
-/* The functions of the count-min sketch (countmin_sql.c). */
-extern const sql_function countmin_functions[];
+#define SQL_WRONG_ARGUMENTS(function_name, function_forms)                                         \
+    {                                                                                              \
+        .name = function_name, .nargs = -1, .func = sql_wrong_arguments, .forms = function_forms,  \
+        .effects = SQL_PURE                                                                        \
+    }
+#define SQL_WRONG_ARGUMENTS_AGGREGATE(function_name, function_forms)                               \
+    {                                                                                              \
+        .name = function_name, .nargs = -1, .step = sql_wrong_arguments_step,                      \
+        .final = sql_wrong_arguments_final, .forms = function_forms, .effects = SQL_PURE           \
+    }
 
 #endif /* SQL_FUNCTION_H */

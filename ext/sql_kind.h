@@ -1,7 +1,9 @@
 /*
 ** sql_kind.h: what a kind gives the SQL functions every kind shares
-** (filter_functions.c): its part of bloom_build and of bloom_info. The rest
-** (probe, add, union) goes through the kind's core (filter_kind).
+** (filter_functions.c): its part of bloom_build and of bloom_info, filled by
+** name; and the help every kind's SQL side uses to allocate and grow a
+** filter. The rest (probe, add, union) goes through the kind's core
+** (filter_kind, filter_kinds.h). The table of SQL kinds is sql_kinds.h.
 */
 #ifndef SQL_KIND_H
 #define SQL_KIND_H
@@ -13,11 +15,11 @@
 
 struct sql_kind;
 
-/* The state of bloom_build for one group (of bloom_empty for a call): the first member of
-** every kind's own state, zeroed before the first row. */
 /* Key hashes a build sized at the end holds before it inserts them into its key set. */
 enum { BUILD_PENDING_KEYS = 64 };
 
+/* The state of bloom_build for one group (of bloom_empty for a call): the first member of
+** every kind's own state, zeroed before the first row. */
 typedef struct build_state {
     const struct sql_kind *kind;
     const char *func;  /* the SQL function, for messages: bloom_build or bloom_empty */
@@ -33,19 +35,21 @@ typedef struct build_state {
 } build_state;
 
 typedef struct sql_kind {
-    const filter_kind *kind;
+    const filter_kind *kind;  /* its core */
     size_t build_state_bytes; /* the size of its state: a build_state, then its own fields */
-    /* On the first row of a group, in xStep (or in a scalar): what sizing at st->p can work
-    ** out once for the statement, which the kind may keep as auxdata on argument
+    /* Optional: on the first row of a group, in xStep (or in a scalar), what sizing at st->p
+    ** can work out once for the statement, which the kind may keep as auxdata on argument
     ** rate_argument, the P argument (-1 when P is not an argument). */
     void (*build_plan)(sqlite3_context *ctx, build_state *st, int rate_argument);
-    /* Sizes the filter for n keys at st->p and allocates st->blob, with no key in it; 0 after
-    ** setting the error (rule 13 (memory and limits)). NULL: bloom_build cannot build the kind,
-    ** whose own aggregate, named by build_instead, does. */
+    /* Optional (with build_add and build_finish): sizes the filter for n keys at st->p and
+    ** allocates st->blob, with no key in it; 0 after setting the error (rule 13 (memory and
+    ** limits)). NULL: bloom_build cannot build the kind, whose own aggregate, named by
+    ** build_instead, does. */
     int (*build_size)(sqlite3_context *ctx, build_state *st, uint64_t n);
     /* Adds key to st->blob: FILTER_OK, or FILTER_FULL when it has no room. */
     filter_status (*build_add)(build_state *st, key_hash key);
-    /* Writes st->keys into st->blob as the keys added, before it becomes the result. */
+    /* Writes st->keys into st->blob as the keys added, before it becomes the result. NULL:
+    ** adding kept the count. */
     void (*build_finish)(build_state *st);
     /* Appends the kind's fields of bloom_info, each as ,"name":value. */
     void (*info)(sqlite3_str *json, const filter_view *f);
@@ -57,6 +61,9 @@ typedef struct sql_kind {
     const char *build_instead;
 } sql_kind;
 
+/* The hash of key for a filter being built by st: by its kind's hash (filter_hash_key). */
+key_hash sql_kind_hash_key(const build_state *st, const key_value *key);
+
 /*
 ** Allocates st->blob, zeroed, of bytes_needed bytes for a filter for n keys (sizing said
 ** fits: whether the core could size it at all) and sets st->bytes; 0 after setting the error:
@@ -66,15 +73,10 @@ typedef struct sql_kind {
 int sql_kind_allocate(sqlite3_context *ctx, build_state *st, uint64_t n, double bytes_needed,
                       int fits);
 
-/* Grows the filter in *blob (*bytes long, from sqlite3_malloc64, one this code wrote) by the
-** room its kind's grow_size asks for, reallocating it. Returns 1, or 0 after setting the error
-** of func, the filter unchanged: it cannot grow, or would pass SQLITE_LIMIT_LENGTH, or NOMEM. */
+/* Grows the filter in *blob (*bytes long, from sqlite3_malloc64, one this code wrote, of a kind
+** that grows) by the room its kind's grow_size asks for, reallocating it. Returns 1, or 0 after
+** setting the error of func, the filter unchanged: it cannot grow, or would pass
+** SQLITE_LIMIT_LENGTH, or NOMEM. */
 int sql_kind_grow(sqlite3_context *ctx, const char *func, uint8_t **blob, uint64_t *bytes);
-
-/* The SQL side of a kind of the kind table. */
-const sql_kind *sql_kind_of(const filter_kind *kind);
-
-/* The i-th kind bloom_build can make, from 0 (the default), or NULL past the end. */
-const sql_kind *sql_kind_at(size_t i);
 
 #endif /* SQL_KIND_H */

@@ -1,100 +1,24 @@
 /*
-** sql_kinds.c: the SQL side of every kind, in the order bloom_build lists
-** them; the first is its default. A new kind adds one line (and its extern).
+** sql_kinds.c: the table of the kinds' SQL sides, made from kind_list.h. See
+** sql_kinds.h.
 */
-#include "sql_kind.h"
+#include "sql_kinds.h"
 
-#include "sql_error.h"
-#include "sql_memory.h"
+#include "bloom_sql.h"
+#include "counting_sql.h"
+#include "countmin_sql.h"
+#include "cuckoo_sql.h"
+#include "kind_list.h"
+#include "scalable_sql.h"
 
-#include <string.h>
-
-extern const sql_kind bloom_standard_sql, bloom_blocked_sql; /* bloom_sql.c */
-extern const sql_kind counting_sql;                          /* counting_sql.c */
-extern const sql_kind cuckoo_sql;                            /* cuckoo_sql.c */
-extern const sql_kind scalable_sql;                          /* scalable_sql.c */
-extern const sql_kind countmin_sql;                          /* countmin_sql.c */
-
-static const sql_kind *const sql_kinds[] = {
-    &bloom_standard_sql, &bloom_blocked_sql, &counting_sql,
-    &cuckoo_sql,         &scalable_sql,      &countmin_sql,
-};
+/* The table, in the order of the kinds' ids: each kind's NAME_sql. */
+#define SQL_KIND_ENTRY(id, name) &name##_sql,
+static const sql_kind *const sql_kinds[] = {FILTER_KINDS(SQL_KIND_ENTRY)};
 
 const sql_kind *sql_kind_at(size_t i) {
     return i < sizeof sql_kinds / sizeof sql_kinds[0] ? sql_kinds[i] : NULL;
 }
 
 const sql_kind *sql_kind_of(const filter_kind *kind) {
-    for (size_t i = 0; i < sizeof sql_kinds / sizeof sql_kinds[0]; i++) {
-        if (sql_kinds[i]->kind == kind) {
-            return sql_kinds[i];
-        }
-    }
-    return NULL;
-}
-
-int sql_kind_allocate(sqlite3_context *ctx, build_state *st, uint64_t n, double bytes_needed,
-                      int fits) {
-    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-    if (!fits || bytes_needed > (double)limit) {
-        if (sql_errorf(ctx,
-                       "%s: a filter for n = %llu at p = %!.15g needs %.0f bytes, "
-                       "more than the length limit of %d bytes",
-                       st->func, (unsigned long long)n, st->p, bytes_needed, limit)) {
-            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
-        }
-        return 0;
-    }
-    st->bytes = (uint64_t)bytes_needed;
-    st->blob = sqlite3_malloc64(st->bytes);
-    if (st->blob == NULL) {
-        sqlite3_result_error_nomem(ctx);
-        return 0;
-    }
-    sql_advise_huge_pages(st->blob, st->bytes);
-    memset(st->blob, 0, st->bytes);
-    return 1;
-}
-
-/* Why a filter cannot grow, and what to do, by grow_size's status. */
-static const char *cannot_grow_reason(filter_status status) {
-    switch (status) {
-    case FILTER_TOO_MANY_HASHES:
-        return "its next part would need more hash functions than a filter may have; build it "
-               "with a larger p, or a larger n to put that off";
-    case FILTER_TOO_BIG:
-        return "its next part would be larger than any filter";
-    default:
-        return "it has as many parts as a filter may have; build it with a larger n";
-    }
-}
-
-int sql_kind_grow(sqlite3_context *ctx, const char *func, uint8_t **blob, uint64_t *bytes) {
-    filter_view f = {filter_kind_by_id((*blob)[FILTER_OFF_KIND]), 0, 0, 0, *blob, *bytes};
-    uint64_t grown;
-    filter_status status = f.kind->grow_size(&f, &grown);
-    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-    if (status != FILTER_OK) {
-        sql_errorf(ctx, "%s: the '%s' filter cannot grow: %s", func, f.kind->name,
-                   cannot_grow_reason(status));
-        return 0;
-    }
-    if (grown > (uint64_t)limit) {
-        if (sql_errorf(ctx,
-                       "%s: the '%s' filter would grow to %llu bytes, more than the length "
-                       "limit of %d bytes",
-                       func, f.kind->name, (unsigned long long)grown, limit)) {
-            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
-        }
-        return 0;
-    }
-    uint8_t *larger = sqlite3_realloc64(*blob, grown);
-    if (larger == NULL) {
-        sqlite3_result_error_nomem(ctx);
-        return 0;
-    }
-    f.kind->grow(larger, *bytes);
-    *blob = larger;
-    *bytes = grown;
-    return 1;
+    return sql_kind_at((size_t)kind->id - 1);
 }

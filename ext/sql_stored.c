@@ -3,6 +3,7 @@
 */
 #include "sql_stored.h"
 
+#include "filter_kinds.h"
 #include "sql_error.h"
 #include "sql_kind.h"
 #include "sql_target.h"
@@ -13,8 +14,8 @@
 enum { ROWID_ARGUMENT = 2 };
 
 /* Reads ROWID: an INTEGER, or a REAL with an integer's value. 0 after setting the error. */
-static int read_rowid(sqlite3_context *ctx, const char *func, sqlite3_value *v,
-                      sqlite3_int64 *rowid) {
+static int stored_read_rowid(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                             sqlite3_int64 *rowid) {
     double r = sqlite3_value_double(v);
     if (sqlite3_value_type(v) == SQLITE_INTEGER) {
         *rowid = sqlite3_value_int64(v);
@@ -31,8 +32,8 @@ static int read_rowid(sqlite3_context *ctx, const char *func, sqlite3_value *v,
 
 /* Checks that the cell of rowid holds a BLOB, by the target's query of its type. 0 after
 ** setting the error. */
-static int check_cell(sqlite3_context *ctx, const char *func, const stored_target *t,
-                      sqlite3_int64 rowid) {
+static int stored_check_cell(sqlite3_context *ctx, const char *func, const stored_target *t,
+                             sqlite3_int64 rowid) {
     sqlite3_stmt *q = t->type_query;
     sqlite3_bind_int64(q, 1, rowid);
     int rc = sqlite3_step(q);
@@ -60,7 +61,8 @@ static int check_cell(sqlite3_context *ctx, const char *func, const stored_targe
 
 /* Opens the blob handle of the cell and reads and validates the header. 0 after setting the
 ** error. */
-static int open_cell(stored_filter *s, const stored_target *t, sqlite3_int64 rowid, int writable) {
+static int stored_open_cell(stored_filter *s, const stored_target *t, sqlite3_int64 rowid,
+                            int writable) {
     sqlite3 *db = sqlite3_context_db_handle(s->ctx);
     int rc = sqlite3_blob_open(db, t->schema, t->table, t->column_arg, rowid, writable, &s->blob);
     if (rc != SQLITE_OK) {
@@ -101,12 +103,12 @@ int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, in
     memset(s, 0, sizeof *s);
     s->ctx = ctx;
     s->func = func;
-    if (!read_rowid(ctx, func, argv[ROWID_ARGUMENT], &rowid)) {
+    if (!stored_read_rowid(ctx, func, argv[ROWID_ARGUMENT], &rowid)) {
         return 0;
     }
     s->rowid = rowid;
     s->target = target_find(ctx, func, argv, writable, rowid);
-    int ok = s->target != NULL && check_cell(ctx, func, s->target, rowid);
+    int ok = s->target != NULL && stored_check_cell(ctx, func, s->target, rowid);
     if (ok) {
         s->where = sqlite3_mprintf("%s.%s.%s, rowid %lld", s->target->schema, s->target->table,
                                    s->target->column_arg, rowid);
@@ -115,7 +117,7 @@ int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, in
             ok = 0;
         }
     }
-    ok = ok && open_cell(s, s->target, rowid, writable);
+    ok = ok && stored_open_cell(s, s->target, rowid, writable);
     if (!ok) {
         stored_close(s);
     }
@@ -124,7 +126,7 @@ int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, in
 
 /* The line of s that holds byte offset, read from the cell the first time. NULL when the read
 ** failed (s->rc says why). */
-static stored_line *line_at(stored_filter *s, uint64_t offset) {
+static stored_line *stored_line_at(stored_filter *s, uint64_t offset) {
     uint64_t index = offset / STORED_LINE_BYTES;
     for (int i = s->line_count - 1; i >= 0; i--) {
         if (s->lines[i].index == index) {
@@ -155,17 +157,21 @@ static stored_line *line_at(stored_filter *s, uint64_t offset) {
     return line;
 }
 
-/* Copies n bytes at offset between buf and the lines of s, reading lines as needed: into buf
-** (to_lines 0) or from it. */
-static int transfer(stored_filter *s, uint64_t offset, uint8_t *buf, uint32_t n, int to_lines) {
+/* Which way stored_transfer copies. */
+typedef enum stored_direction { STORED_TO_BUFFER, STORED_TO_LINES } stored_direction;
+
+/* Copies n bytes at offset between buf and the lines of s, reading lines as needed, the way
+** direction says. 0, or 1 when a read failed (s->rc says why). */
+static int stored_transfer(stored_filter *s, uint64_t offset, uint8_t *buf, uint32_t n,
+                           stored_direction direction) {
     while (n > 0) {
-        stored_line *line = line_at(s, offset);
+        stored_line *line = stored_line_at(s, offset);
         if (line == NULL) {
             return 1;
         }
         uint32_t at = (uint32_t)(offset % STORED_LINE_BYTES);
         uint32_t part = line->bytes - at < n ? line->bytes - at : n;
-        if (to_lines) {
+        if (direction == STORED_TO_LINES) {
             memcpy(line->now + at, buf, part);
         } else {
             memcpy(buf, line->now + at, part);
@@ -178,16 +184,16 @@ static int transfer(stored_filter *s, uint64_t offset, uint8_t *buf, uint32_t n,
 }
 
 /* stored_io's read and write. */
-static int io_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) {
-    return transfer(state, offset, buf, n, 0);
+static int stored_io_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) {
+    return stored_transfer(state, offset, buf, n, STORED_TO_BUFFER);
 }
 
-static int io_write(void *state, uint64_t offset, const uint8_t *buf, uint32_t n) {
-    return transfer(state, offset, (uint8_t *)buf, n, 1);
+static int stored_io_write(void *state, uint64_t offset, const uint8_t *buf, uint32_t n) {
+    return stored_transfer(state, offset, (uint8_t *)buf, n, STORED_TO_LINES);
 }
 
 filter_io stored_io(stored_filter *s) {
-    filter_io io = {s, io_read, io_write};
+    filter_io io = {s, stored_io_read, stored_io_write};
     return io;
 }
 
@@ -205,20 +211,20 @@ void stored_io_error(stored_filter *s) {
 
 /* Rewrites the header, as the operations left it, as this code writes its kind (docs/format.md,
 ** section 2: a writer writes its own versions and reserved bytes 0). */
-static int normalize_header(stored_filter *s) {
+static int stored_normalize_header(stored_filter *s) {
     uint8_t now[FILTER_HEADER_BYTES], written[FILTER_HEADER_BYTES];
-    if (transfer(s, 0, now, FILTER_HEADER_BYTES, 0) != 0) {
+    if (stored_transfer(s, 0, now, FILTER_HEADER_BYTES, STORED_TO_BUFFER) != 0) {
         return 0;
     }
     filter_view f = s->view;
     f.blob = now;
     f.kind->write_header(written, &f);
-    return transfer(s, 0, written, FILTER_HEADER_BYTES, 1) == 0;
+    return stored_transfer(s, 0, written, FILTER_HEADER_BYTES, STORED_TO_LINES) == 0;
 }
 
 int stored_commit(stored_filter *s) {
     int i = 0, rc = SQLITE_OK;
-    if (!normalize_header(s)) {
+    if (!stored_normalize_header(s)) {
         stored_io_error(s);
         return 0;
     }
@@ -246,7 +252,7 @@ int stored_commit(stored_filter *s) {
 
 /* Replaces the cell of s with blob (bytes long) by its UPDATE, after closing the blob handle.
 ** Returns 1, or 0 after setting the error. */
-static int replace_cell(stored_filter *s, const uint8_t *blob, uint64_t bytes) {
+static int stored_replace_cell(stored_filter *s, const uint8_t *blob, uint64_t bytes) {
     sqlite3 *db = sqlite3_context_db_handle(s->ctx);
     sqlite3_stmt *update = NULL;
     sqlite3_blob_close(s->blob);
@@ -284,7 +290,7 @@ int stored_add_growing(stored_filter *s, key_hash key) {
     }
     ok = ok && sql_kind_grow(s->ctx, s->func, &blob, &bytes);
     ok = ok && filter_add(s->view.kind, blob, key) == FILTER_OK && /* a grown filter has room */
-         replace_cell(s, blob, bytes);
+         stored_replace_cell(s, blob, bytes);
     sqlite3_free(blob);
     return ok;
 }

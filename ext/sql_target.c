@@ -13,11 +13,11 @@
 enum { TABLE_ARGUMENT = 0, COLUMN_ARGUMENT = 1 };
 
 /* The names SQL has for a rowid, in the order they are tried. */
-static const char *const rowid_names[] = {"rowid", "_rowid_", "oid"};
-enum { ROWID_NAMES = sizeof rowid_names / sizeof rowid_names[0] };
+static const char *const target_rowid_names[] = {"rowid", "_rowid_", "oid"};
+enum { TARGET_ROWID_NAMES = sizeof target_rowid_names / sizeof target_rowid_names[0] };
 
 /* Frees a stored_target (the auxdata destructor). */
-static void free_target(void *p) {
+static void target_free(void *p) {
     stored_target *t = p;
     if (t != NULL) {
         sqlite3_finalize(t->type_query);
@@ -31,7 +31,7 @@ static void free_target(void *p) {
 }
 
 /* A copy of bytes of text, NUL-terminated, from sqlite3_malloc64, or NULL. */
-static char *copy_text(const char *text, size_t bytes) {
+static char *target_copy_text(const char *text, size_t bytes) {
     char *copy = sqlite3_malloc64(bytes + 1);
     if (copy != NULL) {
         memcpy(copy, text, bytes);
@@ -42,8 +42,8 @@ static char *copy_text(const char *text, size_t bytes) {
 
 /* The text of the name argument v (what: "table" or "column"): TEXT without NUL. NULL after
 ** setting the error; a BLOB that is a filter is a column passed where its name belongs. */
-static const char *read_name(sqlite3_context *ctx, const char *func, sqlite3_value *v,
-                             const char *what) {
+static const char *target_read_name(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                                    const char *what) {
     int type = sqlite3_value_type(v); /* before sqlite3_value_text, which converts v */
     const unsigned char *blob = type == SQLITE_BLOB ? sqlite3_value_blob(v) : NULL;
     const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
@@ -67,22 +67,23 @@ static const char *read_name(sqlite3_context *ctx, const char *func, sqlite3_val
 
 /* A new target for the names table ("schema.table" or "table") and column, not checked; NULL
 ** after setting NOMEM. */
-static stored_target *new_target(sqlite3_context *ctx, const char *table, const char *column,
+static stored_target *target_new(sqlite3_context *ctx, const char *table, const char *column,
                                  int writable) {
     const char *dot = strchr(table, '.');
     stored_target *t = sqlite3_malloc(sizeof *t);
     if (t != NULL) {
         memset(t, 0, sizeof *t);
         t->writable = writable;
-        t->table_arg = copy_text(table, strlen(table));
-        t->column_arg = copy_text(column, strlen(column));
-        t->schema = dot != NULL ? copy_text(table, (size_t)(dot - table)) : copy_text("main", 4);
-        t->table =
-            dot != NULL ? copy_text(dot + 1, strlen(dot + 1)) : copy_text(table, strlen(table));
+        t->table_arg = target_copy_text(table, strlen(table));
+        t->column_arg = target_copy_text(column, strlen(column));
+        t->schema = dot != NULL ? target_copy_text(table, (size_t)(dot - table))
+                                : target_copy_text("main", 4);
+        t->table = dot != NULL ? target_copy_text(dot + 1, strlen(dot + 1))
+                               : target_copy_text(table, strlen(table));
     }
     if (t == NULL || t->table_arg == NULL || t->column_arg == NULL || t->schema == NULL ||
         t->table == NULL) {
-        free_target(t);
+        target_free(t);
         sqlite3_result_error_nomem(ctx);
         return NULL;
     }
@@ -109,10 +110,10 @@ static void target_error(sqlite3_context *ctx, const char *func, const stored_ta
 /* Appends what to do instead of func on t at rowid, with the function on a BLOB value: "; use
 ** UPDATE s.t SET c = bloom_add(c, key) WHERE rowid = R instead" (a writer), or the SELECT of
 ** the reader's answer; the rowid by the name no column hides. */
-static void append_instead(sqlite3_str *s, const char *func, const stored_target *t,
-                           sqlite3_int64 rowid) {
+static void target_append_instead(sqlite3_str *s, const char *func, const stored_target *t,
+                                  sqlite3_int64 rowid) {
     int name = (int)(strlen(func) - strlen("_in_place"));
-    const char *rowid_name = t->rowid != NULL ? t->rowid : rowid_names[0];
+    const char *rowid_name = t->rowid != NULL ? t->rowid : target_rowid_names[0];
     if (t->writable) {
         sqlite3_str_appendf(s, "; use UPDATE %s.%s SET %s = %.*s(%s, key) WHERE %s = %lld instead",
                             t->schema, t->table, t->column_arg, name, func, t->column_arg,
@@ -125,21 +126,21 @@ static void append_instead(sqlite3_str *s, const char *func, const stored_target
 
 /* Sets the error of a table that func cannot work on in place: the reason, then what to do
 ** instead when the function on a BLOB value would do (suggest). */
-static void refuse_in_place(sqlite3_context *ctx, const char *func, const stored_target *t,
-                            sqlite3_int64 rowid, const char *reason, int suggest) {
+static void target_refuse(sqlite3_context *ctx, const char *func, const stored_target *t,
+                          sqlite3_int64 rowid, const char *reason, int suggest) {
     sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendf(s, "%s: cannot %s %s.%s.%s in place: %s", func,
                         t->writable ? "write" : "read", t->schema, t->table, t->column_arg, reason);
     if (suggest) {
-        append_instead(s, func, t, rowid);
+        target_append_instead(s, func, t, rowid);
     }
     sql_error_from_str(ctx, s);
 }
 
 /* Prepares sql (from sqlite3_mprintf, freed here): the statement, or NULL after setting the
 ** error, SQLite's message as the reason (SQLITE_AUTH when the authorizer denied it). */
-static sqlite3_stmt *prepare_for(sqlite3_context *ctx, const char *func, const stored_target *t,
-                                 char *sql) {
+static sqlite3_stmt *target_prepare(sqlite3_context *ctx, const char *func, const stored_target *t,
+                                    char *sql) {
     sqlite3 *db = sqlite3_context_db_handle(ctx);
     sqlite3_stmt *stmt = NULL;
     int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
@@ -154,17 +155,17 @@ static sqlite3_stmt *prepare_for(sqlite3_context *ctx, const char *func, const s
 }
 
 /* What the table's columns say of t (from PRAGMA table_xinfo). */
-typedef struct table_columns {
-    int count;              /* columns, 0 when there is no such table */
-    int has_column;         /* one is t's column */
-    int has_generated;      /* one is generated (VIRTUAL or STORED) */
-    int hides[ROWID_NAMES]; /* one is called rowid_names[i] */
-} table_columns;
+typedef struct target_columns {
+    int count;                     /* columns, 0 when there is no such table */
+    int has_column;                /* one is t's column */
+    int has_generated;             /* one is generated (VIRTUAL or STORED) */
+    int hides[TARGET_ROWID_NAMES]; /* one is called rowid_names[i] */
+} target_columns;
 
 /* Reads t's table's columns into *c. 0 after setting the error: no such schema, or a query
 ** that failed. */
-static int read_columns(sqlite3_context *ctx, const char *func, const stored_target *t,
-                        table_columns *c) {
+static int target_read_columns(sqlite3_context *ctx, const char *func, const stored_target *t,
+                               target_columns *c) {
     sqlite3 *db = sqlite3_context_db_handle(ctx);
     sqlite3_stmt *q = NULL;
     char *sql = sqlite3_mprintf("PRAGMA \"%w\".table_xinfo(\"%w\")", t->schema, t->table);
@@ -178,8 +179,8 @@ static int read_columns(sqlite3_context *ctx, const char *func, const stored_tar
         c->count++;
         c->has_column |= name != NULL && sqlite3_stricmp(name, t->column_arg) == 0;
         c->has_generated |= hidden == 2 || hidden == 3;
-        for (int i = 0; i < ROWID_NAMES; i++) {
-            c->hides[i] |= name != NULL && sqlite3_stricmp(name, rowid_names[i]) == 0;
+        for (int i = 0; i < TARGET_ROWID_NAMES; i++) {
+            c->hides[i] |= name != NULL && sqlite3_stricmp(name, target_rowid_names[i]) == 0;
         }
     }
     if (rc == SQLITE_NOMEM) {
@@ -207,8 +208,9 @@ typedef enum table_type {
 /* Runs q (bound, then finalized here), whose first row has the type of t's table as text in
 ** column type_column and whether it has no rowid in column no_rowid_column, into *type. 0
 ** after setting the error. */
-static int read_type_row(sqlite3_context *ctx, const char *func, const stored_target *t,
-                         sqlite3_stmt *q, int type_column, int no_rowid_column, table_type *type) {
+static int target_read_type_row(sqlite3_context *ctx, const char *func, const stored_target *t,
+                                sqlite3_stmt *q, int type_column, int no_rowid_column,
+                                table_type *type) {
     int rc = sqlite3_step(q);
     const char *name = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(q, type_column) : "";
     if (name == NULL) {
@@ -236,15 +238,15 @@ static int read_type_row(sqlite3_context *ctx, const char *func, const stored_ta
 /* Reads the type of t's table into *type: from PRAGMA table_list, or before SQLite 3.37 from
 ** whether it has a rowid (sqlite3_table_column_metadata) and what sqlite_master records. 0
 ** after setting the error. */
-static int read_table_type(sqlite3_context *ctx, const char *func, const stored_target *t,
-                           table_type *type) {
+static int target_read_table_type(sqlite3_context *ctx, const char *func, const stored_target *t,
+                                  table_type *type) {
     sqlite3 *db = sqlite3_context_db_handle(ctx);
     sqlite3_stmt *q;
     if (sqlite3_libversion_number() >= 3037000) {
         /* schema, name, type, ncol, wr, strict */
-        q = prepare_for(ctx, func, t,
-                        sqlite3_mprintf("PRAGMA \"%w\".table_list(\"%w\")", t->schema, t->table));
-        return q != NULL && read_type_row(ctx, func, t, q, 2, 4, type);
+        q = target_prepare(
+            ctx, func, t, sqlite3_mprintf("PRAGMA \"%w\".table_list(\"%w\")", t->schema, t->table));
+        return q != NULL && target_read_type_row(ctx, func, t, q, 2, 4, type);
     }
     int rc = sqlite3_table_column_metadata(db, t->schema, t->table, t->rowid, NULL, NULL, NULL,
                                            NULL, NULL);
@@ -256,24 +258,24 @@ static int read_table_type(sqlite3_context *ctx, const char *func, const stored_
         *type = TABLE_MAYBE_SHADOW;
         return 1;
     }
-    q = prepare_for(ctx, func, t,
-                    sqlite3_mprintf("SELECT type, 1 FROM \"%w\".sqlite_master WHERE type IN "
-                                    "('table', 'view') AND name = ?1 COLLATE NOCASE",
-                                    t->schema));
+    q = target_prepare(ctx, func, t,
+                       sqlite3_mprintf("SELECT type, 1 FROM \"%w\".sqlite_master WHERE type IN "
+                                       "('table', 'view') AND name = ?1 COLLATE NOCASE",
+                                       t->schema));
     if (q != NULL) {
         sqlite3_bind_text(q, 1, t->table, -1, SQLITE_STATIC);
     }
-    int ok = q != NULL && read_type_row(ctx, func, t, q, 0, 1, type);
+    int ok = q != NULL && target_read_type_row(ctx, func, t, q, 0, 1, type);
     *type = *type == TABLE_ORDINARY ? TABLE_NO_ROWID : *type; /* no row: it cannot tell */
     return ok;
 }
 
 /* Checks the table and column of t, by its columns and its type (into *type), and chooses its
 ** rowid's name. 0 after setting the error. */
-static int check_table(sqlite3_context *ctx, const char *func, stored_target *t,
-                       sqlite3_int64 rowid, table_type *type) {
-    table_columns c;
-    if (!read_columns(ctx, func, t, &c)) {
+static int target_check_table(sqlite3_context *ctx, const char *func, stored_target *t,
+                              sqlite3_int64 rowid, table_type *type) {
+    target_columns c;
+    if (!target_read_columns(ctx, func, t, &c)) {
         return 0;
     }
     if (c.count == 0) {
@@ -284,15 +286,15 @@ static int check_table(sqlite3_context *ctx, const char *func, stored_target *t,
         target_error(ctx, func, t, SQLITE_ERROR, "no such column: %s", t->column_arg);
         return 0;
     }
-    for (int i = 0; i < ROWID_NAMES && t->rowid == NULL; i++) {
-        t->rowid = c.hides[i] ? NULL : rowid_names[i];
+    for (int i = 0; i < TARGET_ROWID_NAMES && t->rowid == NULL; i++) {
+        t->rowid = c.hides[i] ? NULL : target_rowid_names[i];
     }
     if (t->rowid == NULL) {
         target_error(ctx, func, t, SQLITE_ERROR,
                      "its columns called rowid, _rowid_ and oid hide its rowid");
         return 0;
     }
-    if (!read_table_type(ctx, func, t, type)) {
+    if (!target_read_table_type(ctx, func, t, type)) {
         return 0;
     }
     if (*type == TABLE_VIEW) {
@@ -306,15 +308,15 @@ static int check_table(sqlite3_context *ctx, const char *func, stored_target *t,
     } else if (*type == TABLE_NO_ROWID) {
         target_error(ctx, func, t, SQLITE_ERROR, "%s.%s has no rowid", t->schema, t->table);
     } else if (*type == TABLE_VIRTUAL) {
-        refuse_in_place(ctx, func, t, rowid, "its table is a virtual table", 1);
+        target_refuse(ctx, func, t, rowid, "its table is a virtual table", 1);
     } else if (c.has_generated) {
-        refuse_in_place(ctx, func, t, rowid,
-                        t->writable
-                            ? "its table has generated columns, which an UPDATE computes and a "
-                              "write in place would not"
-                            : "its table has generated columns, which SQLite's incremental BLOB "
-                              "I/O cannot read (3.40 reads another column)",
-                        1);
+        target_refuse(ctx, func, t, rowid,
+                      t->writable
+                          ? "its table has generated columns, which an UPDATE computes and a "
+                            "write in place would not"
+                          : "its table has generated columns, which SQLite's incremental BLOB "
+                            "I/O cannot read (3.40 reads another column)",
+                      1);
     } else {
         return 1;
     }
@@ -324,21 +326,21 @@ static int check_table(sqlite3_context *ctx, const char *func, stored_target *t,
 /* For a writer while defensive mode is on: checks that t's table, of type, is not a shadow
 ** table, which SQLite keeps read-only then, but not from within a running statement. 0 after
 ** setting the error. */
-static int check_not_shadow(sqlite3_context *ctx, const char *func, const stored_target *t,
-                            sqlite3_int64 rowid, table_type type) {
+static int target_check_not_shadow(sqlite3_context *ctx, const char *func, const stored_target *t,
+                                   sqlite3_int64 rowid, table_type type) {
     int defensive = 0;
     sqlite3_db_config(sqlite3_context_db_handle(ctx), SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
     if (defensive && type == TABLE_MAYBE_SHADOW) {
-        refuse_in_place(ctx, func, t, rowid,
-                        "defensive mode is on, and before SQLite 3.37 this code cannot tell "
-                        "shadow tables, which defensive mode keeps read-only",
-                        0);
+        target_refuse(ctx, func, t, rowid,
+                      "defensive mode is on, and before SQLite 3.37 this code cannot tell "
+                      "shadow tables, which defensive mode keeps read-only",
+                      0);
     } else if (defensive && type == TABLE_SHADOW) {
-        refuse_in_place(ctx, func, t, rowid,
-                        "its table is a shadow table of a virtual table, which defensive mode "
-                        "(SQLITE_DBCONFIG_DEFENSIVE) keeps read-only; write through the virtual "
-                        "table",
-                        0);
+        target_refuse(ctx, func, t, rowid,
+                      "its table is a shadow table of a virtual table, which defensive mode "
+                      "(SQLITE_DBCONFIG_DEFENSIVE) keeps read-only; write through the virtual "
+                      "table",
+                      0);
     } else {
         return 1;
     }
@@ -346,7 +348,7 @@ static int check_not_shadow(sqlite3_context *ctx, const char *func, const stored
 }
 
 /* What an UPDATE of a column does besides writing its cell, from the opcodes of its program. */
-typedef struct update_effects {
+typedef struct target_update_effects {
     int assigns;    /* reads the new value (?2): the authorizer left the column in */
     int is_virtual; /* VUpdate: the table is virtual */
     int trigger;    /* Program: runs a trigger */
@@ -354,10 +356,10 @@ typedef struct update_effects {
     char *constraint_name; /* the first such Halt's P4: the constraint's name or expression */
     int index;             /* IdxInsert, IdxDelete: keeps an index on the column current */
     int foreign_key;       /* FkCheck, FkCounter, FkIfZero */
-} update_effects;
+} target_update_effects;
 
 /* Notes in *e what the opcode of one row of EXPLAIN (stmt) does. 0 on NOMEM. */
-static int note_opcode(sqlite3_stmt *stmt, update_effects *e) {
+static int target_note_opcode(sqlite3_stmt *stmt, target_update_effects *e) {
     const char *op = (const char *)sqlite3_column_text(stmt, 1);
     int p1 = sqlite3_column_int(stmt, 2);
     if (op == NULL) {
@@ -381,13 +383,14 @@ static int note_opcode(sqlite3_stmt *stmt, update_effects *e) {
 
 /* Reads what t's UPDATE does from its program into *e (constraint_name for the caller to free).
 ** 0 after setting the error: the authorizer denied it, or it cannot be prepared. */
-static int read_update_effects(sqlite3_context *ctx, const char *func, const stored_target *t,
-                               update_effects *e) {
+static int target_read_update_effects(sqlite3_context *ctx, const char *func,
+                                      const stored_target *t, target_update_effects *e) {
     memset(e, 0, sizeof *e);
-    sqlite3_stmt *explain = prepare_for(ctx, func, t, sqlite3_mprintf("EXPLAIN %s", t->update_sql));
+    sqlite3_stmt *explain =
+        target_prepare(ctx, func, t, sqlite3_mprintf("EXPLAIN %s", t->update_sql));
     int rc = explain == NULL ? SQLITE_ERROR : SQLITE_OK;
     while (explain != NULL && (rc = sqlite3_step(explain)) == SQLITE_ROW) {
-        if (!note_opcode(explain, e)) {
+        if (!target_note_opcode(explain, e)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -403,7 +406,7 @@ static int read_update_effects(sqlite3_context *ctx, const char *func, const sto
 
 /* Why a write in place would not do what an UPDATE with effects e does, from sqlite3_mprintf:
 ** "" when it would, NULL on NOMEM. */
-static char *update_difference(const update_effects *e) {
+static char *target_update_difference(const target_update_effects *e) {
     if (e->is_virtual) {
         return sqlite3_mprintf("its table is a virtual table");
     } else if (!e->assigns) {
@@ -428,14 +431,14 @@ static char *update_difference(const update_effects *e) {
 
 int target_check_update(sqlite3_context *ctx, const char *func, const stored_target *t,
                         sqlite3_int64 rowid) {
-    update_effects e;
+    target_update_effects e;
     char *reason = NULL;
-    if (read_update_effects(ctx, func, t, &e)) {
-        reason = update_difference(&e);
+    if (target_read_update_effects(ctx, func, t, &e)) {
+        reason = target_update_difference(&e);
         if (reason == NULL) {
             sqlite3_result_error_nomem(ctx);
         } else if (reason[0] != '\0') {
-            refuse_in_place(ctx, func, t, rowid, reason, e.assigns);
+            target_refuse(ctx, func, t, rowid, reason, e.assigns);
         }
     }
     int clear = reason != NULL && reason[0] == '\0';
@@ -447,8 +450,8 @@ int target_check_update(sqlite3_context *ctx, const char *func, const stored_tar
 /* Prepares the query of the type of t's cell; for a writer first checks that its table, of
 ** type, is no shadow table in defensive mode, and makes and checks its UPDATE. 0 after setting
 ** the error. */
-static int prepare_statements(sqlite3_context *ctx, const char *func, stored_target *t,
-                              sqlite3_int64 rowid, table_type type) {
+static int target_prepare_statements(sqlite3_context *ctx, const char *func, stored_target *t,
+                                     sqlite3_int64 rowid, table_type type) {
     if (t->writable) {
         t->update_sql = sqlite3_mprintf("UPDATE \"%w\".\"%w\" SET \"%w\" = ?2 WHERE \"%w\" = ?1",
                                         t->schema, t->table, t->column_arg, t->rowid);
@@ -456,14 +459,14 @@ static int prepare_statements(sqlite3_context *ctx, const char *func, stored_tar
             sqlite3_result_error_nomem(ctx);
             return 0;
         }
-        if (!check_not_shadow(ctx, func, t, rowid, type) ||
+        if (!target_check_not_shadow(ctx, func, t, rowid, type) ||
             !target_check_update(ctx, func, t, rowid)) {
             return 0;
         }
     }
     /* The column qualified: SQLite reads a lone double-quoted name that names no column as a
     ** string, which would pass for a TEXT cell. */
-    t->type_query = prepare_for(
+    t->type_query = target_prepare(
         ctx, func, t,
         sqlite3_mprintf("SELECT typeof(\"%w\".\"%w\".\"%w\") FROM \"%w\".\"%w\" WHERE \"%w\" = ?1",
                         t->schema, t->table, t->column_arg, t->schema, t->table, t->rowid));
@@ -472,20 +475,20 @@ static int prepare_statements(sqlite3_context *ctx, const char *func, stored_tar
 
 /* The auxdata destructor: frees t, or, while a call uses it (SQLite frees auxdata it cannot
 ** keep at once), leaves that to target_release. */
-static void drop_target(void *p) {
+static void target_drop(void *p) {
     stored_target *t = p;
     if (t->in_use) {
         t->dropped = 1;
     } else {
-        free_target(t);
+        target_free(t);
     }
 }
 
 /* Makes t, new and checked, the statement's and marks it in use. 0 after setting NOMEM, t
 ** freed: keeping it failed, and SQLite fails the statement then, which must not follow a write. */
-static int keep_target(sqlite3_context *ctx, stored_target *t) {
+static int target_keep(sqlite3_context *ctx, stored_target *t) {
     t->in_use = 1;
-    sqlite3_set_auxdata(ctx, COLUMN_ARGUMENT, t, drop_target);
+    sqlite3_set_auxdata(ctx, COLUMN_ARGUMENT, t, target_drop);
     if (sqlite3_get_auxdata(ctx, COLUMN_ARGUMENT) != t) {
         target_release(t);
         sqlite3_result_error_nomem(ctx);
@@ -496,9 +499,9 @@ static int keep_target(sqlite3_context *ctx, stored_target *t) {
 
 stored_target *target_find(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
                            int writable, sqlite3_int64 rowid) {
-    const char *table = read_name(ctx, func, argv[TABLE_ARGUMENT], "table");
+    const char *table = target_read_name(ctx, func, argv[TABLE_ARGUMENT], "table");
     const char *column =
-        table != NULL ? read_name(ctx, func, argv[COLUMN_ARGUMENT], "column") : NULL;
+        table != NULL ? target_read_name(ctx, func, argv[COLUMN_ARGUMENT], "column") : NULL;
     if (column == NULL) {
         return NULL;
     }
@@ -508,20 +511,20 @@ stored_target *target_find(sqlite3_context *ctx, const char *func, sqlite3_value
         return t;
     }
     table_type type;
-    t = new_target(ctx, table, column, writable);
-    if (t != NULL && !(check_table(ctx, func, t, rowid, &type) &&
-                       prepare_statements(ctx, func, t, rowid, type))) {
-        free_target(t);
+    t = target_new(ctx, table, column, writable);
+    if (t != NULL && !(target_check_table(ctx, func, t, rowid, &type) &&
+                       target_prepare_statements(ctx, func, t, rowid, type))) {
+        target_free(t);
         t = NULL;
     }
-    return t != NULL && keep_target(ctx, t) ? t : NULL;
+    return t != NULL && target_keep(ctx, t) ? t : NULL;
 }
 
 void target_release(stored_target *t) {
     if (t != NULL) {
         t->in_use = 0;
         if (t->dropped) {
-            free_target(t);
+            target_free(t);
         }
     }
 }

@@ -20,6 +20,7 @@
 */
 #include <sqlite3.h>
 
+#include "filter_kinds.h"
 #include "bloom_core.h"
 #include "check.h"
 

@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "filter_kinds.h"
 #include "bloom_core.h"
 #include "countmin_core.h"
 #include "cuckoo_core.h"

@@ -9,6 +9,7 @@
 **
 ** Run write on a big-endian machine and check on a little-endian one, and the other way round.
 */
+#include "filter_kinds.h"
 #include "bloom_core.h"
 #include "countmin_core.h"
 #include "scalable_core.h"

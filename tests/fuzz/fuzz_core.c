@@ -24,6 +24,8 @@
 **
 ** A new kind adds its kind_oracle to oracles[]; until then it gets the shared checks only.
 */
+#include "filter_kinds.h"
+#include "hash_math.h"
 #include "bloom_core.h"
 #include "counting_core.h"
 #include "countmin_core.h"
@@ -311,14 +313,14 @@ static void check_positions(const bloom_header *h, const uint8_t *bits, key_hash
                       (unsigned long long)h->m);
         }
         if (h->layout == BLOOM_LAYOUT_BLOCKED &&
-            positions[i] / BLOOM_LINE_BITS != bloom_reduce(key.h1, h->m / BLOOM_LINE_BITS)) {
+            positions[i] / BLOOM_LINE_BITS != hash_reduce(key.h1, h->m / BLOOM_LINE_BITS)) {
             fuzz_fail("blocked position %llu is outside the key's line",
                       (unsigned long long)positions[i]);
         }
         all_set &= bit_is_set(bits, positions[i]);
     }
-    if (bloom_reduce(key.h2, h->m) != bloom_reduce_portable(key.h2, h->m)) {
-        fuzz_fail("bloom_reduce and bloom_reduce_portable disagree");
+    if (hash_reduce(key.h2, h->m) != hash_reduce_portable(key.h2, h->m)) {
+        fuzz_fail("hash_reduce and hash_reduce_portable disagree");
     }
     if (bloom_test(bits, h, key) != all_set) {
         fuzz_fail("bloom_test says %d, the positions %d", !all_set, all_set);
@@ -835,14 +837,14 @@ static void check_cuckoo_size(const cuckoo_fields *c) {
     }
     double at_load = (double)c->n / (SLOTS * 0.95), buckets = ceil(at_load + 2.0 * sqrt(at_load));
     double bytes = FILTER_HEADER_BYTES + ceil(buckets * SLOTS * f / 8.0);
-    if (bytes > BLOOM_MAX_BYTES ? status != FILTER_TOO_BIG
-                                : status != FILTER_OK || sized.fingerprint_bits != f ||
-                                      (double)sized.buckets != buckets || sized.n != c->n ||
-                                      memcmp(&sized.p, &c->p, sizeof sized.p) != 0 ||
-                                      sized.keys != 0 || bytes_needed != bytes ||
-                                      (buckets * SLOTS * f <= 9007199254740992.0 &&
-                                       /* 2^53: every step of bytes exact */
-                                       (double)cuckoo_blob_bytes(&sized) != bytes)) {
+    if (bytes > FILTER_MAX_BYTES ? status != FILTER_TOO_BIG
+                                 : status != FILTER_OK || sized.fingerprint_bits != f ||
+                                       (double)sized.buckets != buckets || sized.n != c->n ||
+                                       memcmp(&sized.p, &c->p, sizeof sized.p) != 0 ||
+                                       sized.keys != 0 || bytes_needed != bytes ||
+                                       (buckets * SLOTS * f <= 9007199254740992.0 &&
+                                        /* 2^53: every step of bytes exact */
+                                        (double)cuckoo_blob_bytes(&sized) != bytes)) {
         fuzz_fail("cuckoo_size(%llu, %.17g) gives f = %u, B = %llu (status %d), not %u and %.17g",
                   (unsigned long long)c->n, c->p, sized.fingerprint_bits,
                   (unsigned long long)sized.buckets, status, f, buckets);
@@ -1920,7 +1922,7 @@ static int may_grow(const scalable_fields *s) {
 ** p (1 - r) r^i, sized by bloom_size, empty, after the last, and the header rewritten by the
 ** kind's writer with one stage more. Returns 0, both left as they were, when the kind cannot
 ** grow (FILTER_BAD_ARGUMENT at STAGES_MAX stages, FILTER_TOO_BIG past 2^64 - 1 keys or
-** BLOOM_MAX_BYTES bytes, or bloom_size's status) or the filter would pass GROWN_BYTES_MAX.
+** FILTER_MAX_BYTES bytes, or bloom_size's status) or the filter would pass GROWN_BYTES_MAX.
 ** Aborts unless grow_size's status and size are the model's and the grown filter is accepted.
 */
 static int grow_both(uint8_t **blob, uint8_t **model, uint64_t *bytes) {
@@ -1936,7 +1938,7 @@ static int grow_both(uint8_t **blob, uint8_t **model, uint64_t *bytes) {
                        ? bloom_size(n, p, (int)s.layout, &stage, &stage_bytes)
                        : FILTER_TOO_BIG;
     }
-    if (expected == FILTER_OK && (double)*bytes + stage_bytes > BLOOM_MAX_BYTES) {
+    if (expected == FILTER_OK && (double)*bytes + stage_bytes > FILTER_MAX_BYTES) {
         expected = FILTER_TOO_BIG;
     }
     filter_status status = view.kind->grow_size(&view, &grown);
@@ -2069,7 +2071,7 @@ static uint8_t *fresh_scalable(const scalable_fields *s, uint64_t *bytes) {
     }
     filter_status expected = bloom_size(n, p, (int)s->layout, &expected_first, &stage_bytes);
     double total = FILTER_HEADER_BYTES + stage_bytes;
-    if (expected == FILTER_OK && total > BLOOM_MAX_BYTES) {
+    if (expected == FILTER_OK && total > FILTER_MAX_BYTES) {
         expected = FILTER_TOO_BIG;
     }
     filter_status status =
@@ -2214,15 +2216,15 @@ static void scalable_check_own(const filter_view *f, const key_hash *keys, size_
 /* Aborts unless countmin_size sizes a sketch for the epsilon and delta of c as the header comment
 ** of countmin_core.h says: width ceil(e / epsilon), depth ceil(ln(1 / delta)) and at least 1, at
 ** most DEPTH_MAX (FILTER_TOO_MANY_HASHES, the depth given as DEPTH_MAX + 1), 64 + 8 width depth
-** bytes (FILTER_TOO_BIG past BLOOM_MAX_BYTES). */
+** bytes (FILTER_TOO_BIG past FILTER_MAX_BYTES). */
 static void check_countmin_size(const countmin_fields *c) {
     countmin_header out;
     double bytes_needed, width = ceil(exp(1.0) / c->epsilon), depth = ceil(-log(c->delta));
     depth = depth < 1 ? 1 : depth;
     double bytes = FILTER_HEADER_BYTES + width * depth * 8;
-    filter_status expected = depth > DEPTH_MAX         ? FILTER_TOO_MANY_HASHES
-                             : bytes > BLOOM_MAX_BYTES ? FILTER_TOO_BIG
-                                                       : FILTER_OK;
+    filter_status expected = depth > DEPTH_MAX          ? FILTER_TOO_MANY_HASHES
+                             : bytes > FILTER_MAX_BYTES ? FILTER_TOO_BIG
+                                                        : FILTER_OK;
     filter_status status = countmin_size(c->epsilon, c->delta, (int)c->update, &out, &bytes_needed);
     if (status != expected ||
         (status == FILTER_TOO_MANY_HASHES ? out.depth != DEPTH_MAX + 1 : bytes_needed != bytes) ||

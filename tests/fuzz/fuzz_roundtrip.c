@@ -39,6 +39,7 @@
 **            0: flip, 2 bytes offset (modulo the length) and 1 byte mask (0 flips bit 0);
 **            1: truncate, 2 bytes new length (modulo the length); 2: append, 1 byte
 */
+#include "filter_kinds.h"
 #include "bloom_core.h"
 #include "countmin_core.h"
 #include "cuckoo_core.h"

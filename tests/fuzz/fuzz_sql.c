@@ -40,6 +40,7 @@
 ** With bit 6, the rollback restores every cell. The in-place functions may also fail with
 ** SQLITE_AUTH (the authorizer) and SQLITE_READONLY (query_only).
 */
+#include "filter_kinds.h"
 #include "counting_core.h"
 #include "countmin_core.h"
 #include "cuckoo_core.h"

@@ -13,6 +13,7 @@
 ** every kind, and targets of the in-place functions. fuzz_roundtrip gets keys
 ** of every type under every form of bloom_build, with corruptions.
 */
+#include "filter_kinds.h"
 #include "bloom_core.h"
 #include "counting_core.h"
 #include "countmin_core.h"

@@ -5,6 +5,8 @@
 **
 ** FORMAT is docs/format.md, whose test vectors are checked here.
 */
+#include "filter_kinds.h"
+#include "hash_math.h"
 #include "bloom_core.h"
 #include "bloom_model.h"
 #include "counting_core.h"
@@ -309,16 +311,16 @@ static void test_reduce(void) {
         0, 1, 2, 63, 64, UINT32_MAX, UINT64_C(1) << 32, UINT64_MAX - 1, UINT64_MAX};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         for (size_t j = 0; j < sizeof edges / sizeof edges[0]; j++) {
-            CHECK_U64(bloom_reduce(edges[i], edges[j]), bloom_reduce_portable(edges[i], edges[j]));
+            CHECK_U64(hash_reduce(edges[i], edges[j]), hash_reduce_portable(edges[i], edges[j]));
         }
     }
-    CHECK_U64(bloom_reduce(UINT64_MAX, UINT64_MAX), UINT64_MAX - 1);
-    CHECK_U64(bloom_reduce(UINT64_C(1) << 63, 1000), 500);
+    CHECK_U64(hash_reduce(UINT64_MAX, UINT64_MAX), UINT64_MAX - 1);
+    CHECK_U64(hash_reduce(UINT64_C(1) << 63, 1000), 500);
     int mismatches = 0, out_of_range = 0;
     for (int i = 0; i < 1000000; i++) {
         uint64_t x = next_random(&state), m = next_random(&state) >> (i % 64);
-        uint64_t r = bloom_reduce(x, m);
-        mismatches += r != bloom_reduce_portable(x, m);
+        uint64_t r = hash_reduce(x, m);
+        mismatches += r != hash_reduce_portable(x, m);
         out_of_range += m != 0 && r >= m;
     }
     CHECK_U64(mismatches, 0);
@@ -339,7 +341,7 @@ static void test_positions_closed_form(void) {
         bloom_positions(&hdr, h, pos);
         for (uint64_t i = 0; i < BLOOM_K_MAX; i++) {
             uint64_t mixed = h.h1 + i * (h.h2 | 1) - UINT64_C(0x9E3779B97F4A7C15);
-            CHECK_U64(pos[i], bloom_reduce_portable(next_random(&mixed), m));
+            CHECK_U64(pos[i], hash_reduce_portable(next_random(&mixed), m));
         }
     }
 }
@@ -399,7 +401,7 @@ static void test_positions_wide(void) {
             bloom_header hdr = header_of(ms[t], 8, BLOOM_LAYOUT_STANDARD);
             bloom_positions(&hdr, key_hash_integer(key), pos);
             for (int i = 0; i < 8; i++) {
-                slices[bloom_reduce(pos[i] * (UINT64_MAX / ms[t]), 256)]++;
+                slices[hash_reduce(pos[i] * (UINT64_MAX / ms[t]), 256)]++;
                 above_2_32 += pos[i] >= (UINT64_C(1) << 32);
                 total++;
             }
@@ -594,7 +596,7 @@ static size_t golden_keys(key_hash *keys) {
 **
 ** A cuckoo filter (section 4.4) is modelled as its 4B slots instead, slot s of bucket i at
 ** 4 i + s, with its fingerprints, buckets, kicks and union written here from the section's
-** words (with bloom_reduce_portable as its reduce, which test_reduce checks).
+** words (with hash_reduce_portable as its reduce, which test_reduce checks).
 */
 enum { MODEL_CELLS_MAX = 16384, MODEL_SLOTS_MAX = 4096, MODEL_KICKS = 500 };
 typedef struct cell_model {
@@ -638,13 +640,13 @@ static uint64_t model_mix(uint64_t z) {
 
 /* alt(i, fp) = (reduce(mix(fp), B) - i) mod B, for i < B. */
 static uint64_t model_alt(uint64_t buckets, uint64_t i, uint32_t fp) {
-    uint64_t g = bloom_reduce_portable(model_mix(fp), buckets);
+    uint64_t g = hash_reduce_portable(model_mix(fp), buckets);
     return g >= i ? g - i : buckets - (i - g);
 }
 
 /* fp = reduce(h2, 2^f - 1) + 1. */
 static uint32_t model_fingerprint(unsigned fp_bits, key_hash key) {
-    return (uint32_t)(bloom_reduce_portable(key.h2, (UINT64_C(1) << fp_bits) - 1) + 1);
+    return (uint32_t)(hash_reduce_portable(key.h2, (UINT64_C(1) << fp_bits) - 1) + 1);
 }
 
 /* Puts fp in the first empty slot (lowest s) of bucket b; 0 when b has none. */
@@ -686,7 +688,7 @@ static int model_insert(cell_model *mo, uint64_t i1, uint32_t fp, uint64_t seed)
 static void model_place(const cell_model *mo, key_hash key, uint32_t *fp, uint64_t *i1,
                         uint64_t *i2) {
     *fp = model_fingerprint(mo->fp_bits, key);
-    *i1 = bloom_reduce_portable(key.h1, mo->buckets);
+    *i1 = hash_reduce_portable(key.h1, mo->buckets);
     *i2 = model_alt(mo->buckets, *i1, *fp);
 }
 
@@ -892,7 +894,7 @@ static int model_merge(cell_model *mo, const cell_model *other) {
                 return 0;
             }
         }
-        uint64_t keys = bloom_add_counts(mo->keys, other->keys);
+        uint64_t keys = filter_add_counts(mo->keys, other->keys);
         mo->keys = keys < 4 * mo->buckets ? keys : 4 * mo->buckets;
         return 1;
     }
@@ -900,7 +902,7 @@ static int model_merge(cell_model *mo, const cell_model *other) {
         unsigned v = mo->cell[j] + other->cell[j];
         mo->cell[j] = (uint8_t)(v > mo->max ? mo->max : v);
     }
-    mo->keys = bloom_add_counts(mo->keys, other->keys);
+    mo->keys = filter_add_counts(mo->keys, other->keys);
     return 1;
 }
 
@@ -1006,9 +1008,9 @@ static void test_compatibility_and_merge(void) {
     src[23] = 0xF0;
     bloom_merge(dst, src, 192);
     CHECK(dst[0] == 0x03 && dst[1] == 0x80 && dst[23] == 0xF0 && dst[2] == 0);
-    CHECK_U64(bloom_add_counts(2, 3), 5);
-    CHECK_U64(bloom_add_counts(UINT64_MAX - 1, 1), UINT64_MAX);
-    CHECK_U64(bloom_add_counts(UINT64_MAX, UINT64_MAX), UINT64_MAX);
+    CHECK_U64(filter_add_counts(2, 3), 5);
+    CHECK_U64(filter_add_counts(UINT64_MAX - 1, 1), UINT64_MAX);
+    CHECK_U64(filter_add_counts(UINT64_MAX, UINT64_MAX), UINT64_MAX);
 }
 
 static void test_hash_set(void) {
@@ -1193,7 +1195,7 @@ static void test_blocked_positions(void) {
         uint64_t lines = (next_random(&state) >> 40) + 1;
         bloom_header hdr = header_of(lines * 512, BLOOM_K_MAX, BLOOM_LAYOUT_BLOCKED);
         uint64_t pos[BLOOM_K_MAX], x = h.h2 | 1;
-        uint64_t line = bloom_reduce_portable(h.h1, lines);
+        uint64_t line = hash_reduce_portable(h.h1, lines);
         bloom_positions(&hdr, h, pos);
         for (int i = 0; i < BLOOM_K_MAX; i++) {
             CHECK_U64(pos[i], line * 512 + (x >> 55));
@@ -3589,7 +3591,7 @@ typedef struct cms_model {
 } cms_model;
 
 static uint64_t cms_model_column(uint64_t width, uint32_t row, key_hash key) {
-    return bloom_reduce_portable(model_mix(key.h1 + row * (key.h2 | 1)), width);
+    return hash_reduce_portable(model_mix(key.h1 + row * (key.h2 | 1)), width);
 }
 
 static uint64_t cms_model_estimate(const cms_model *mo, key_hash key) {

@@ -1,0 +1,148 @@
+/*
+** sql_filter.c: what the functions every kind answers (filter_functions.c)
+** lend to the functions of one kind (countmin_functions.c). See sql_filter.h.
+*/
+#include "sql_filter.h"
+
+#include "filter_kinds.h"
+#include "sql_args.h"
+#include "sql_error.h"
+#include "sql_json.h"
+#include "sql_kinds.h"
+
+#include <string.h>
+
+/*
+** Reads the non-NULL FILTER argument of a probe, validated once per statement
+** when it is a bound parameter (rule 8 (validation)): SQLite keeps auxdata on a
+** constant argument for the whole statement, and a bound parameter cannot
+** change while the statement runs, so the view of the first row serves every
+** row. Its one allocation is made on the first row; without it, every row
+** validates.
+*/
+int sql_read_probe_filter(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
+                          filter_view *f) {
+    const filter_view *kept = sqlite3_get_auxdata(ctx, 0);
+    if (kept != NULL && sqlite3_value_blob(argv[0]) == kept->blob) {
+        *f = *kept;
+        return SQL_FILTER_READ;
+    }
+    int read = sql_read_filter_arg(ctx, func, argv[0], argv[1], f);
+    if (read == SQL_FILTER_READ && sqlite3_value_frombind(argv[0])) {
+        filter_view *copy = sqlite3_malloc(sizeof *copy);
+        if (copy != NULL) {
+            *copy = *f;
+            sqlite3_set_auxdata(ctx, 0, copy, sqlite3_free);
+        }
+    }
+    return read;
+}
+
+uint8_t *sql_copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view *copy) {
+    uint8_t *blob = sqlite3_malloc64(f->bytes);
+    if (blob == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    filter_copy(blob, f);
+    *copy = *f;
+    copy->blob = blob;
+    copy->version = copy->min_reader_version = f->kind->format_version;
+    return blob;
+}
+
+void sql_result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes) {
+    sqlite3_result_blob64(ctx, blob, bytes, sqlite3_free);
+}
+
+/* Checks that b can be merged into a (rule 10 (union)); sets the error of func otherwise. */
+static int sql_filter_compatible(sqlite3_context *ctx, const char *func, const filter_view *a,
+                                 const filter_view *b) {
+    char why[FILTER_WHY_MAX];
+    if (filter_compatible(a, b, why) != FILTER_OK) {
+        sql_errorf(ctx, "%s: %s", func, why);
+        return 0;
+    }
+    return 1;
+}
+
+/* Merges b into a copy of a, or a into a copy of b when b is the longer (filter_kind's
+** merge): the copy, or NULL after setting the error of func. */
+static uint8_t *sql_filter_merged_copy(sqlite3_context *ctx, const char *func, const filter_view *a,
+                                       const filter_view *b, filter_view *copy) {
+    if (b->bytes > a->bytes) {
+        const filter_view *longer = b;
+        b = a;
+        a = longer;
+    }
+    uint8_t *blob = sql_copy_filter(ctx, a, copy);
+    if (blob != NULL && filter_merge(blob, b) != FILTER_OK) { /* FILTER_FULL */
+        sqlite3_free(blob);
+        sql_error_full(ctx, func, "the union", a->kind);
+        return NULL;
+    }
+    return blob;
+}
+
+void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a,
+                    const filter_view *b) {
+    filter_view copy;
+    if (!sql_filter_compatible(ctx, func, a, b)) {
+        return;
+    }
+    uint8_t *blob = sql_filter_merged_copy(ctx, func, a, b, &copy);
+    if (blob != NULL) {
+        sql_result_filter(ctx, blob, copy.bytes);
+    }
+}
+
+union_state *sql_union_state(sqlite3_context *ctx) {
+    union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
+    if (st == NULL) {
+        sqlite3_result_error_nomem(ctx);
+    }
+    return st;
+}
+
+void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f) {
+    filter_view copy;
+    if (st->blob != NULL && !sql_filter_compatible(ctx, func, &st->view, f)) {
+        st->failed = 1;
+    } else if (st->blob == NULL) {
+        st->blob = sql_copy_filter(ctx, f, &st->view);
+        st->failed = st->blob == NULL;
+    } else if (f->bytes > st->view.bytes) {
+        uint8_t *blob = sql_filter_merged_copy(ctx, func, &st->view, f, &copy);
+        sqlite3_free(st->blob);
+        st->blob = blob;
+        st->view = copy;
+        st->failed = blob == NULL;
+    } else if (filter_merge(st->blob, f) != FILTER_OK) {
+        sql_error_full(ctx, func, "the union", st->view.kind);
+        st->failed = 1;
+    }
+}
+
+void sql_union_final(sqlite3_context *ctx) {
+    union_state *st = sqlite3_aggregate_context(ctx, 0);
+    if (st == NULL) {
+        return;
+    }
+    if (!st->failed && st->blob != NULL) {
+        sql_result_filter(ctx, st->blob, st->view.bytes);
+    } else {
+        sqlite3_free(st->blob);
+    }
+    st->blob = NULL;
+}
+
+void sql_info_result(sqlite3_context *ctx, const filter_view *f) {
+    sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+    sqlite3_str_appendf(json,
+                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"%s\","
+                        "\"hash\":\"%s\"",
+                        f->version, f->min_reader_version, f->kind->name, key_hash_name(f->hash));
+    sql_kind_of(f->kind)->info(json, f);
+    sqlite3_str_appendchar(json, 1, '}');
+    sql_result_json(ctx, json);
+}

@@ -1,0 +1,19 @@
+/*
+** sql_kinds.h: the table of the kinds' SQL sides, made from the same list as
+** the table of kinds (kind_list.h), in the same order: the first is
+** bloom_build's default.
+*/
+#ifndef SQL_KINDS_H
+#define SQL_KINDS_H
+
+#include "sql_kind.h"
+
+#include <stddef.h>
+
+/* The SQL side of a kind of the table of kinds. */
+const sql_kind *sql_kind_of(const filter_kind *kind);
+
+/* The i-th kind's SQL side, from 0 (the default), or NULL past the end. */
+const sql_kind *sql_kind_at(size_t i);
+
+#endif /* SQL_KINDS_H */
