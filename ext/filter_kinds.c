@@ -23,7 +23,7 @@ FILTER_KINDS(FILTER_KIND_CHECK_PLACE)
 
 /* The table. */
 #define FILTER_KIND_ENTRY(id, name) &name##_kind,
-static const filter_kind *const filter_kinds[] = {FILTER_KINDS(FILTER_KIND_ENTRY)};
+static const filter_kind *const filter_kinds[FILTER_KIND_COUNT] = {FILTER_KINDS(FILTER_KIND_ENTRY)};
 
 const filter_kind *filter_kind_at(size_t i) {
     return i < sizeof filter_kinds / sizeof filter_kinds[0] ? filter_kinds[i] : NULL;

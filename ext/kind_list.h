@@ -25,4 +25,8 @@
     X(SCALABLE_KIND, scalable)                                                                     \
     X(COUNTMIN_KIND, countmin)
 
+/* The number of kinds. */
+#define FILTER_KIND_ONE(id, name) +1
+enum { FILTER_KIND_COUNT = 0 FILTER_KINDS(FILTER_KIND_ONE) };
+
 #endif /* KIND_LIST_H */
