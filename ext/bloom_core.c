@@ -354,9 +354,10 @@ static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_
 #define BLOOM_KIND(layout, kind_name)                                                              \
     {                                                                                              \
         .id = layout, .name = kind_name, .format_version = BLOOM_FORMAT_VERSION,                   \
-        .key_hash = KEY_HASH_XXH3_128, .validate = bloom_kind_validate,                            \
-        .might_contain = bloom_kind_might_contain, .write_header = bloom_kind_write_header,        \
-        .add = bloom_kind_add, .compatible = bloom_kind_compatible, .merge = bloom_kind_merge,     \
+        .key_hash = KEY_HASH_XXH3_128, .count_offset = BLOOM_OFF_KEYS,                             \
+        .validate = bloom_kind_validate, .might_contain = bloom_kind_might_contain,                \
+        .write_header = bloom_kind_write_header, .add = bloom_kind_add,                            \
+        .compatible = bloom_kind_compatible, .merge = bloom_kind_merge,                            \
         .might_contain_io = bloom_kind_might_contain_io, .add_io = bloom_kind_add_io               \
     }
 

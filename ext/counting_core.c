@@ -254,6 +254,7 @@ const filter_kind counting_kind = {
     .name = "counting",
     .format_version = COUNTING_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH3_128,
+    .count_offset = BLOOM_OFF_KEYS,
     .validate = counting_kind_validate,
     .might_contain = counting_kind_might_contain,
     .write_header = counting_kind_write_header,

@@ -272,6 +272,7 @@ const filter_kind countmin_kind = {
     .name = "countmin",
     .format_version = COUNTMIN_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH3_128,
+    .count_offset = OFF_TOTAL,
     .validate = countmin_kind_validate,
     .might_contain = countmin_kind_might_contain,
     .write_header = countmin_kind_write_header,

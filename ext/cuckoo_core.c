@@ -394,6 +394,7 @@ const filter_kind cuckoo_kind = {
     .name = "cuckoo",
     .format_version = CUCKOO_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH3_128,
+    .count_offset = OFF_KEYS,
     .validate = cuckoo_kind_validate,
     .might_contain = cuckoo_kind_might_contain,
     .write_header = cuckoo_kind_write_header,

@@ -90,6 +90,10 @@ typedef struct filter_kind {
     const char *name;       /* as bloom_build and bloom_info spell it */
     uint8_t format_version; /* the format version that defines it: written as both versions */
     uint8_t key_hash;       /* KEY_HASH_*: the hash of the keys of the filters it writes */
+    /* The offset in its header of the 8-byte count of what was added (keys; a sketch's total),
+    ** which the operations keep: a store in chunks keeps it as parts, each with the chunk whose
+    ** write added it (live_store.h). */
+    uint8_t count_offset;
     /* Validates the header bytes after the prelude against f->bytes, in O(1), reading no byte
     ** past the header. On failure, returns FILTER_INVALID with the reason in why
     ** (FILTER_WHY_MAX bytes). */
@@ -130,9 +134,10 @@ typedef struct filter_kind {
     ** FILTER_TOO_MANY_HASHES or FILTER_BAD_ARGUMENT (at its most parts) when it cannot grow.
     ** NULL: it never grows. */
     filter_status (*grow_size)(const filter_view *f, uint64_t *bytes);
-    /* Grows the filter in blob, bytes long and followed by the room grow_size asked for: writes
-    ** the new, empty, part and the header that counts it. */
-    void (*grow)(uint8_t *blob, uint64_t bytes);
+    /* Grows f, through io, into the bytes grow_size asked for, of which the caller made every
+    ** byte past f->bytes read as 0: writes the new part's header and the header that counts it
+    ** (nothing else: a store in chunks adds none for the zeros). FILTER_OK or FILTER_IO_FAILED. */
+    filter_status (*grow_io)(const filter_view *f, filter_io *io);
     /* Optional: for messages, why a FILTER_FULL left no room, and what to do ("which ...: build
     ** it with a larger n"); NULL for a kind that is never full. */
     const char *full_advice;

@@ -99,7 +99,7 @@ int filter_kind_can(const filter_kind *kind, filter_ability ability) {
     case FILTER_MERGES:
         return kind->compatible != NULL && kind->merge != NULL;
     case FILTER_GROWS:
-        return kind->grow_size != NULL && kind->grow != NULL;
+        return kind->grow_size != NULL && kind->grow_io != NULL;
     case FILTER_PROBES_IN_PLACE:
         return kind->might_contain_io != NULL;
     }
@@ -180,6 +180,13 @@ filter_status filter_remove(const filter_kind *kind, uint8_t *blob, key_hash key
     filter_view f = {kind, 0, 0, 0, blob, 0}; /* remove_io reads its header alone */
     filter_io io = filter_io_memory(blob);
     return kind->remove_io(&f, &io, key); /* memory cannot fail */
+}
+
+void filter_grow(const filter_kind *kind, uint8_t *blob, uint64_t bytes, uint64_t grown) {
+    filter_view f = {kind, 0, 0, 0, blob, bytes};
+    filter_io io = filter_io_memory(blob);
+    memset(blob + bytes, 0, (size_t)(grown - bytes));
+    kind->grow_io(&f, &io); /* memory cannot fail */
 }
 
 void filter_copy(uint8_t *dst, const filter_view *f) {

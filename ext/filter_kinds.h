@@ -39,7 +39,7 @@ typedef enum filter_ability {
     FILTER_ADDS_IN_PLACE,  /* add a key through a filter_io: add_io */
     FILTER_REMOVES,        /* remove a key (through a filter_io): remove_io */
     FILTER_MERGES,         /* merge two filters: compatible and merge */
-    FILTER_GROWS,          /* grow when full: grow_size and grow */
+    FILTER_GROWS,          /* grow when full: grow_size and grow_io */
     FILTER_PROBES_IN_PLACE /* probe through a filter_io: might_contain_io */
 } filter_ability;
 
@@ -73,6 +73,10 @@ filter_status filter_add(const filter_kind *kind, uint8_t *blob, key_hash key);
 /* Removes key from the filter of kind in blob (one this code wrote, of a kind that removes):
 ** FILTER_OK, or FILTER_ABSENT, as remove_io. */
 filter_status filter_remove(const filter_kind *kind, uint8_t *blob, key_hash key);
+
+/* Grows the filter of kind in blob, bytes long and followed by the room grow_size asked for
+** (grown bytes in all): zeroes that room, then the kind's grow_io through filter_io_memory. */
+void filter_grow(const filter_kind *kind, uint8_t *blob, uint64_t bytes, uint64_t grown);
 
 /* Writes f into dst (f->bytes bytes) as this code writes its kind: the header rewritten, the
 ** body copied. */

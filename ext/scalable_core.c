@@ -431,17 +431,21 @@ static filter_status scalable_kind_grow_size(const filter_view *f, uint64_t *byt
     return status;
 }
 
-/* The kind's grow: the next stage, empty, after the last. */
-static void scalable_kind_grow(uint8_t *blob, uint64_t bytes) {
-    filter_view f = {&scalable_kind, 0, 0, 0, blob, 0};
-    scalable_header h = scalable_header_of(&f);
+/* The kind's grow_io: the next stage's header after the last stage (its body is the caller's
+** zeros), then the header that counts it. */
+static filter_status scalable_kind_grow_io(const filter_view *f, filter_io *io) {
+    scalable_header h = scalable_header_of(f);
     bloom_header stage;
     double stage_bytes;
+    uint8_t header[FILTER_HEADER_BYTES];
     scalable_next_stage(&h, &stage, &stage_bytes); /* grow_size said it fits */
-    bloom_write_header(blob + bytes, &stage);
-    memset(blob + bytes + FILTER_HEADER_BYTES, 0, (size_t)stage_bytes - FILTER_HEADER_BYTES);
+    bloom_write_header(header, &stage);
+    if (io->write(io->state, f->bytes, header, sizeof header) != 0) {
+        return FILTER_IO_FAILED;
+    }
     h.stages++;
-    scalable_write_header(blob, &h);
+    scalable_write_header(header, &h);
+    return io->write(io->state, 0, header, sizeof header) != 0 ? FILTER_IO_FAILED : FILTER_OK;
 }
 
 const filter_kind scalable_kind = {
@@ -449,6 +453,7 @@ const filter_kind scalable_kind = {
     .name = "scalable",
     .format_version = SCALABLE_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH3_128,
+    .count_offset = OFF_KEYS,
     .validate = scalable_kind_validate,
     .validate_body = scalable_kind_validate_body,
     .might_contain = scalable_kind_might_contain,
@@ -459,5 +464,5 @@ const filter_kind scalable_kind = {
     .might_contain_io = scalable_kind_might_contain_io,
     .add_io = scalable_kind_add_io,
     .grow_size = scalable_kind_grow_size,
-    .grow = scalable_kind_grow,
+    .grow_io = scalable_kind_grow_io,
 };

@@ -73,8 +73,8 @@ enum { SQL_KEY_ERROR = 0, SQL_KEY_READ = 1, SQL_KEY_NULL = 2 };
 
 /* Reads a KEY as it is compared, SQL equality without affinity (rule 5 (keys)), into *out (its
 ** bytes the value's, valid while it is): SQL_KEY_READ, or SQL_KEY_NULL for a NULL (no key), or
-** SQL_KEY_ERROR after setting NOMEM. */
-SQL_ARGS_INLINE int sql_read_key_value(sqlite3_context *ctx, sqlite3_value *v, key_value *out) {
+** SQL_KEY_ERROR when SQLite could not convert it (out of memory). */
+SQL_ARGS_INLINE int sql_key_value_of(sqlite3_value *v, key_value *out) {
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
         return SQL_KEY_NULL;
@@ -103,8 +103,16 @@ SQL_ARGS_INLINE int sql_read_key_value(sqlite3_context *ctx, sqlite3_value *v, k
         }
         return SQL_KEY_READ;
     }
-    sqlite3_result_error_nomem(ctx);
     return SQL_KEY_ERROR;
+}
+
+/* sql_key_value_of, setting NOMEM for SQL_KEY_ERROR. */
+SQL_ARGS_INLINE int sql_read_key_value(sqlite3_context *ctx, sqlite3_value *v, key_value *out) {
+    int read = sql_key_value_of(v, out);
+    if (read == SQL_KEY_ERROR) {
+        sqlite3_result_error_nomem(ctx);
+    }
+    return read;
 }
 
 /* Reads a KEY and hashes it as the filter f hashes its keys (filter_hash_key): sql_read_key_value's

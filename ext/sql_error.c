@@ -220,8 +220,19 @@ void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value
     sql_error_from_str(ctx, s);
 }
 
+char *sql_full_message(const char *func, const char *what, const filter_kind *kind) {
+    return sqlite3_mprintf("%s: no room for %s in the '%s' filter, %s; nothing was added", func,
+                           what, kind->name,
+                           kind->full_advice != NULL ? kind->full_advice : "which is full");
+}
+
 void sql_error_full(sqlite3_context *ctx, const char *func, const char *what,
                     const filter_kind *kind) {
-    sql_errorf(ctx, "%s: no room for %s in the '%s' filter, %s; nothing was added", func, what,
-               kind->name, kind->full_advice != NULL ? kind->full_advice : "which is full");
+    char *message = sql_full_message(func, what, kind);
+    if (message == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    sql_errorf(ctx, "%s", message);
+    sqlite3_free(message);
 }

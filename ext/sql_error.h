@@ -51,6 +51,9 @@ void sql_error_not_a_filter(sqlite3_context *ctx, const char *func, sqlite3_valu
 void sql_error_cannot(sqlite3_context *ctx, const char *func, const filter_kind *kind,
                       filter_ability ability);
 
+/* The message of sql_error_full, from sqlite3_malloc (NULL: out of memory). */
+char *sql_full_message(const char *func, const char *what, const filter_kind *kind);
+
 /* Sets the error of a filter of kind with no room for what ("the key", "a key", "the
 ** union"): a cuckoo filter, full (rule 21 (cuckoo)). */
 void sql_error_full(sqlite3_context *ctx, const char *func, const char *what,

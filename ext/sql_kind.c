@@ -38,8 +38,7 @@ int sql_kind_allocate(sqlite3_context *ctx, build_state *st, uint64_t n, double 
     return 1;
 }
 
-/* Why a filter cannot grow, and what to do, by grow_size's status. */
-static const char *sql_kind_cannot_grow_reason(filter_status status) {
+const char *sql_kind_cannot_grow_reason(filter_status status) {
     switch (status) {
     case FILTER_TOO_MANY_HASHES:
         return "its next part would need more hash functions than a filter may have; build it "
@@ -75,7 +74,7 @@ int sql_kind_grow(sqlite3_context *ctx, const char *func, uint8_t **blob, uint64
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
-    f.kind->grow(larger, *bytes);
+    filter_grow(f.kind, larger, *bytes, grown);
     *blob = larger;
     *bytes = grown;
     return 1;

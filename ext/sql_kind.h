@@ -79,4 +79,7 @@ int sql_kind_allocate(sqlite3_context *ctx, build_state *st, uint64_t n, double 
 ** SQLITE_LIMIT_LENGTH, or NOMEM. */
 int sql_kind_grow(sqlite3_context *ctx, const char *func, uint8_t **blob, uint64_t *bytes);
 
+/* Why a filter cannot grow, and what to do, by its kind's grow_size's status. */
+const char *sql_kind_cannot_grow_reason(filter_status status);
+
 #endif /* SQL_KIND_H */

@@ -4,25 +4,26 @@
 ** Usage: accuracy EXTENSION [--layout NAME] [--auto-sized COPIES] [KEYS [PROBES [P...]]]
 **        (defaults: 1000000 keys, 2000000 probes, p = 0.1 0.01 0.001)
 **
-** For each p it builds bloom_build(key, KEYS, p) over KEYS keys of all four
-** types, then probes PROBES keys that were never added: absent numbers, and
-** TEXT and BLOB keys whose bytes equal those of added BLOB and TEXT keys.
-** With --auto-sized, it builds bloom_build(key, NULL, p) over COPIES rows of
-** each key instead, interleaved. --layout names the layout (standard by default). It prints one
-*table row per p and fails
-** unless, for every p:
-**  - an auto-sized filter was sized for KEYS keys;
+** For each kind whose rate it measures (tests/test_kinds.h), or the one
+** --layout names, and each p, it builds bloom_build(key, KEYS, p, kind) over
+** KEYS keys of all four types, then probes PROBES keys that were never added:
+** absent numbers, and TEXT and BLOB keys whose bytes equal those of added BLOB
+** and TEXT keys. With --auto-sized, it builds bloom_build(key, NULL, p, kind)
+** over COPIES rows of each key instead, interleaved, of the kinds that can be
+** sized at the end. It prints a table a kind, a row per p, and fails unless,
+** for every kind and p:
+**  - the filter was sized for KEYS keys;
 **  - every added key probes 1;
 **  - the measured rate is within 5 standard deviations of the rate the
 **    filter's own fill predicts (bloom_info's estimated_fp_rate);
 **  - the measured rate is within 5 standard deviations plus 3 % of p (for a
-**    cuckoo filter, whose fingerprints are whole bits, at most that above p).
+**    kind whose rate is at most p, such as a cuckoo filter, whose fingerprints
+**    are whole bits, at most that above p).
 */
 #include <sqlite3.h>
 
-#include "filter_kinds.h"
-#include "bloom_core.h"
 #include "check.h"
+#include "test_kinds.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,12 +41,12 @@
     "ELSE j + 0.75 END"
 
 /* Parameters of every query: ?1 the filter (or NULL), ?2 KEYS, ?3 PROBES, ?4 p, ?5 COPIES,
-** ?6 the layout. */
+** ?6 the kind's name. */
 typedef struct run {
     sqlite3 *db;
     sqlite3_int64 keys, probes;
     sqlite3_int64 copies; /* 0: bloom_build(key, KEYS, p); else auto-sized over COPIES rows a key */
-    const char *layout;
+    const filter_kind *kind;
 } run;
 
 /* Prepares sql and binds the run's parameters; exits on failure. */
@@ -61,7 +62,7 @@ static sqlite3_stmt *prepare(const run *r, const char *sql, const void *filter, 
     sqlite3_bind_int64(stmt, 3, r->probes);
     sqlite3_bind_double(stmt, 4, p);
     sqlite3_bind_int64(stmt, 5, r->copies);
-    sqlite3_bind_text(stmt, 6, r->layout, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 6, r->kind->name, -1, SQLITE_STATIC);
     return stmt;
 }
 
@@ -88,8 +89,8 @@ static sqlite3_int64 count_hits(const run *r, const char *key, const char *count
     return hits;
 }
 
-/* bloom_info's number NAME of the filter: every kind has estimated_fp_rate and n; the k of a
-** Bloom filter, the fingerprint_bits of a cuckoo filter. */
+/* bloom_info's number at the JSON path NAME of the filter: every kind measured has
+** estimated_fp_rate and n, and its k_field (tests/test_kinds.h). */
 static double info_number(const run *r, const void *filter, int bytes, const char *name) {
     char *sql = sqlite3_mprintf("SELECT json_extract(bloom_info(?1), '$.%q')", name);
     sqlite3_stmt *stmt = prepare(r, sql, filter, bytes, 0);
@@ -122,8 +123,8 @@ static void measure(const run *r, double p) {
     sqlite3_int64 found = count_hits(r, ADDED_KEY, "?2", filter, bytes);
     sqlite3_int64 hits = count_hits(r, ABSENT_KEY, "?3", filter, bytes);
     double model = info_number(r, filter, bytes, "estimated_fp_rate");
-    int cuckoo = strcmp(r->layout, "cuckoo") == 0;
-    unsigned k = (unsigned)info_number(r, filter, bytes, cuckoo ? "fingerprint_bits" : "k");
+    const test_kind *t = test_kind_of(r->kind);
+    unsigned k = (unsigned)info_number(r, filter, bytes, t->k_field);
     double rate = (double)hits / (double)r->probes;
     double sigma_model = sqrt(model * (1 - model) / (double)r->probes);
     double sigma_target = sqrt(p * (1 - p) / (double)r->probes);
@@ -133,22 +134,50 @@ static void measure(const run *r, double p) {
     CHECK_U64((uint64_t)info_number(r, filter, bytes, "n"), r->keys);
     CHECK(found == r->keys);
     CHECK(fabs(rate - model) <= 5 * sigma_model);
-    /* A cuckoo filter's fingerprints are whole bits, so its rate is at most p, not near it. */
-    CHECK(cuckoo ? rate - p <= 5 * sigma_target + 0.03 * p
-                 : fabs(rate - p) <= 5 * sigma_target + 0.03 * p);
+    CHECK(t->rate == RATE_AT_MOST_P ? rate - p <= 5 * sigma_target + 0.03 * p
+                                    : fabs(rate - p) <= 5 * sigma_target + 0.03 * p);
     sqlite3_finalize(build);
+}
+
+/* Whether the run measures kind: a kind that bloom_build builds, whose rate is measured, and for
+** an auto-sized run one that can be sized at the end; only that kind when only is not NULL. */
+static int measures(const run *r, const filter_kind *only, const filter_kind *kind) {
+    const test_kind *t = test_kind_of(kind);
+    return (only == NULL || kind == only) && t->builder == BUILT_BY_BLOOM_BUILD &&
+           t->rate != RATE_UNMEASURED && (r->copies == 0 || t->sized_at_end);
+}
+
+/* Measures r's kind at the count rates, given as text: prints its table. */
+static void measure_kind(const run *r, const char *const *rates, int count) {
+    printf("Layout: %s.\n\n", r->kind->name);
+    printf("| p       | bits/key |  k |     bytes | false hits | measured   | "
+           "fill model | ratio |\n");
+    printf("|---------|----------|----|-----------|------------|------------|"
+           "------------|-------|\n");
+    for (int i = 0; i < count; i++) {
+        measure(r, atof(rates[i]));
+    }
+    printf("\n");
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s EXTENSION [KEYS [PROBES [P...]]]\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s EXTENSION [--layout NAME] [--auto-sized COPIES] [KEYS [PROBES "
+                "[P...]]]\n",
+                argv[0]);
         return 2;
     }
-    run r = {NULL, 1000000, 2000000, 0, "standard"};
+    run r = {NULL, 1000000, 2000000, 0, NULL};
+    const filter_kind *only = NULL, *kind;
     char *err = NULL;
     int arg = 2;
     if (arg + 1 < argc && strcmp(argv[arg], "--layout") == 0) {
-        r.layout = argv[arg + 1];
+        only = filter_kind_named(argv[arg + 1]);
+        if (only == NULL) {
+            fprintf(stderr, "accuracy: no kind is called %s\n", argv[arg + 1]);
+            return 2;
+        }
         arg += 2;
     }
     if (arg + 1 < argc && strcmp(argv[arg], "--auto-sized") == 0) {
@@ -160,6 +189,11 @@ int main(int argc, char **argv) {
     }
     if (arg < argc) {
         r.probes = atoll(argv[arg++]);
+    }
+    if (only != NULL && !measures(&r, only, only)) {
+        fprintf(stderr, "accuracy: does not measure a '%s' filter%s\n", only->name,
+                r.copies > 0 ? " sized at the end" : "");
+        return 2;
     }
     if (r.keys < 4 || r.probes < 1 || r.copies < 0 ||
         sqlite3_open(":memory:", &r.db) != SQLITE_OK ||
@@ -176,25 +210,26 @@ int main(int argc, char **argv) {
         printf("%lld keys of four types added, %lld absent keys probed, through SQL.\n\n",
                (long long)r.keys, (long long)r.probes);
     }
-    if (strcmp(r.layout, "standard") != 0) {
-        printf("Layout: %s.\n\n", r.layout);
-    }
-    printf("| p       | bits/key |  k |     bytes | false hits | measured   | "
-           "fill model | ratio |\n");
-    printf("|---------|----------|----|-----------|------------|------------|"
-           "------------|-------|\n");
-    static const double default_rates[] = {0.1, 0.01, 0.001};
-    if (arg < argc) {
-        for (int i = arg; i < argc; i++) {
-            measure(&r, atof(argv[i]));
-        }
-    } else {
-        for (size_t i = 0; i < sizeof default_rates / sizeof default_rates[0]; i++) {
-            measure(&r, default_rates[i]);
+    static const char *const default_rates[] = {"0.1", "0.01", "0.001"};
+    const char *const *rates = arg < argc ? (const char *const *)argv + arg : default_rates;
+    int rate_count =
+        arg < argc ? argc - arg : (int)(sizeof default_rates / sizeof default_rates[0]);
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (measures(&r, only, kind)) {
+            r.kind = kind;
+            measure_kind(&r, rates, rate_count);
         }
     }
-    printf("\nratio = measured / p. fill model = the rate the filter's contents predict "
-           "(bloom_info's estimated_fp_rate). k = fingerprint bits for a cuckoo filter.\n");
+    printf("ratio = measured / p. fill model = the rate the filter's contents predict "
+           "(bloom_info's estimated_fp_rate). k = bloom_info's k");
+    const char *separator = ";";
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (measures(&r, only, kind) && strcmp(test_kind_of(kind)->k_field, "k") != 0) {
+            printf("%s %s for a %s filter", separator, test_kind_of(kind)->k_field, kind->name);
+            separator = ",";
+        }
+    }
+    printf(".\n");
     sqlite3_close(r.db);
     return check_report("accuracy");
 }

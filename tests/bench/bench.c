@@ -16,11 +16,7 @@
 
 #include <sqlite3.h>
 
-#include "filter_kinds.h"
-#include "bloom_core.h"
-#include "countmin_core.h"
-#include "cuckoo_core.h"
-#include "scalable_core.h"
+#include "../test_kinds.h"
 #include "twin.h"
 
 #include <math.h>
@@ -150,12 +146,17 @@ static void *fetch_blob(bench *b, const char *sql, int *bytes) {
     return copy;
 }
 
-/* The integer the one-row query sql returns. */
-static sqlite3_int64 fetch_int(bench *b, const char *sql) {
-    query q = {sql, (char *)sql, NULL, 0};
+/* The integer the one-row query sql returns with blob bound to ?1 (none when blob is NULL). */
+static sqlite3_int64 fetch_int_bound(bench *b, const char *sql, const void *blob, int bytes) {
+    query q = {sql, (char *)sql, blob, bytes};
     sqlite3_int64 result = 0;
     run_once(b, &q, &result);
     return result;
+}
+
+/* The integer the one-row query sql returns. */
+static sqlite3_int64 fetch_int(bench *b, const char *sql) {
+    return fetch_int_bound(b, sql, NULL, 0);
 }
 
 /* noop(filter, key): the floor, SQLite's cost of calling a two-argument function. */
@@ -185,7 +186,24 @@ static void *build_filter(bench *b, sqlite3_int64 n, const char *layout, int *by
     return filter;
 }
 
-static const char *const layouts[] = {"standard", "blocked"};
+/* The kinds of the table of kinds for which keep holds, in the order of their ids, into kinds
+** (FILTER_KIND_COUNT at most); how many. */
+static int kinds_where(int (*keep)(const filter_kind *kind), const filter_kind **kinds) {
+    const filter_kind *kind;
+    int count = 0;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (keep(kind)) {
+            kinds[count++] = kind;
+        }
+    }
+    return count;
+}
+
+/* Whether kind is a layout of a Bloom filter (tests/test_kinds.h): the standard and blocked
+** kinds, which tables 0, 1, 2, 6 and 8b set side by side. */
+static int is_bloom_layout(const filter_kind *kind) {
+    return test_kind_of(kind)->bloom_layout;
+}
 
 /* 0. The probe without SQLite: the core's loop, for filters of 10k, 1M and 100M keys. */
 static void table_core(bench *b) {
@@ -198,12 +216,13 @@ static void table_core(bench *b) {
            (unsigned long long)probes, b->runs);
     printf("| keys in the filter | layout | present ns/probe | absent ns/probe "
            "|\n|---|---|---|---|\n");
+    const filter_kind *layouts[FILTER_KIND_COUNT];
+    int layout_count = kinds_where(is_bloom_layout, layouts);
     for (int s = 0; s < size_count; s++) {
-        for (int l = 0; l < 2; l++) {
+        for (int l = 0; l < layout_count; l++) {
             bloom_header h;
             double bytes_needed, times[2][16];
-            if (bloom_size(sizes[s], 0.01, l == 0 ? BLOOM_LAYOUT_STANDARD : BLOOM_LAYOUT_BLOCKED,
-                           &h, &bytes_needed) != FILTER_OK) {
+            if (bloom_size(sizes[s], 0.01, layouts[l]->id, &h, &bytes_needed) != FILTER_OK) {
                 die(b, "bloom_size");
             }
             uint8_t *bits = calloc(h.m / 8, 1);
@@ -227,7 +246,7 @@ static void table_core(bench *b) {
             int runs = b->runs < 16 ? b->runs : 16;
             qsort(times[0], (size_t)runs, sizeof(double), compare_doubles);
             qsort(times[1], (size_t)runs, sizeof(double), compare_doubles);
-            printf("| %llu | %s | %.0f | %.0f |\n", (unsigned long long)sizes[s], layouts[l],
+            printf("| %llu | %s | %.0f | %.0f |\n", (unsigned long long)sizes[s], layouts[l]->name,
                    times[0][runs / 2] * 1e9 / (double)probes,
                    times[1][runs / 2] * 1e9 / (double)probes);
             fflush(stdout);
@@ -254,11 +273,13 @@ static void table_probe(bench *b) {
     printf("| keys in the filter | layout | filter bytes | noop ns/row | twin ns/row | probe "
            "ns/row | probe / noop | twin / probe |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
+    const filter_kind *layouts[FILTER_KIND_COUNT];
+    int layout_count = kinds_where(is_bloom_layout, layouts);
     for (int s = 0; s < size_count; s++) {
-        for (int l = 0; l < 2; l++) {
+        for (int l = 0; l < layout_count; l++) {
             int bytes;
             double build_seconds;
-            void *filter = build_filter(b, sizes[s], layouts[l], &bytes, &build_seconds);
+            void *filter = build_filter(b, sizes[s], layouts[l]->name, &bytes, &build_seconds);
             query queries[3] = {
                 {"noop", "SELECT sum(noop(?1, x)) FROM keys", filter, bytes},
                 {"twin", "SELECT sum(twin(?1, x)) FROM keys", filter, bytes},
@@ -267,7 +288,7 @@ static void table_probe(bench *b) {
             double medians[3];
             time_in_turns(b, queries, 3, medians);
             printf("| %lld | %s | %d | %.1f | %.1f | %.1f | %.2f | %.2f |\n", (long long)sizes[s],
-                   layouts[l], bytes, medians[0] * 1e9 / 1e6, medians[1] * 1e9 / 1e6,
+                   layouts[l]->name, bytes, medians[0] * 1e9 / 1e6, medians[1] * 1e9 / 1e6,
                    medians[2] * 1e9 / 1e6, medians[2] / medians[0], medians[1] / medians[2]);
             fflush(stdout);
             free(filter);
@@ -275,24 +296,39 @@ static void table_probe(bench *b) {
     }
 }
 
-/* 2. The build against count(x). */
+/* The query of table 2 that builds a filter of layout over keys, n given or sized at the end, in
+** its shortest form: bloom_build's defaults (the first kind, p = 0.01) left out. */
+static char *build_floor_query(const filter_kind *layout, int sized_at_end) {
+    if (layout != filter_kind_at(0)) {
+        return format("SELECT bloom_build(x, %s, 0.01, '%s') FROM keys",
+                      sized_at_end ? "NULL" : "1000000", layout->name);
+    }
+    return format("SELECT bloom_build(x%s) FROM keys", sized_at_end ? "" : ", 1000000, 0.01");
+}
+
+/* 2. The build against count(x): each layout of a Bloom filter, n given, then sized at the end. */
 static void table_build(bench *b) {
     printf("\n### 2. Build floor\n\n");
     printf("Over the 1,000,000 rows of `keys`, median of %d runs, in turns.\n\n", b->runs);
-    query queries[] = {
-        {"count", "SELECT count(x) FROM keys", NULL, 0},
-        {"standard", "SELECT bloom_build(x, 1000000, 0.01) FROM keys", NULL, 0},
-        {"blocked", "SELECT bloom_build(x, 1000000, 0.01, 'blocked') FROM keys", NULL, 0},
-        {"auto", "SELECT bloom_build(x) FROM keys", NULL, 0},
-        {"auto blocked", "SELECT bloom_build(x, NULL, 0.01, 'blocked') FROM keys", NULL, 0},
-    };
-    const int count = sizeof queries / sizeof queries[0];
-    double medians[sizeof queries / sizeof queries[0]];
+    const filter_kind *layouts[FILTER_KIND_COUNT];
+    int layout_count = kinds_where(is_bloom_layout, layouts), count = 0;
+    query queries[1 + 2 * FILTER_KIND_COUNT];
+    queries[count++] = (query){"count", "SELECT count(x) FROM keys", NULL, 0};
+    for (int sized_at_end = 0; sized_at_end < 2; sized_at_end++) {
+        for (int l = 0; l < layout_count; l++) {
+            queries[count++] =
+                (query){layouts[l]->name, build_floor_query(layouts[l], sized_at_end), NULL, 0};
+        }
+    }
+    double medians[1 + 2 * FILTER_KIND_COUNT];
     time_in_turns(b, queries, count, medians);
     printf("| query | ns/row | ratio to count(x) |\n|---|---|---|\n");
     for (int i = 0; i < count; i++) {
         printf("| `%s` | %.1f | %.2f |\n", queries[i].sql, medians[i] * 1e9 / 1e6,
                medians[i] / medians[0]);
+    }
+    for (int i = 1; i < count; i++) {
+        sqlite3_free(queries[i].sql);
     }
 }
 
@@ -530,22 +566,24 @@ static void table_scale(bench *b) {
     printf("| layout | bytes | build s | build ns/key | SQLite peak MB | process peak MB | "
            "probe ns/row | false positives | measured rate |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
-    for (int l = 0; l < 2; l++) {
+    const filter_kind *layouts[FILTER_KIND_COUNT];
+    int layout_count = kinds_where(is_bloom_layout, layouts);
+    for (int l = 0; l < layout_count; l++) {
         int bytes;
         double build_seconds;
         sqlite3_int64 used, highwater;
         sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &used, &highwater, 1);
-        void *filter = build_filter(b, n, layouts[l], &bytes, &build_seconds);
+        void *filter = build_filter(b, n, layouts[l]->name, &bytes, &build_seconds);
         sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &used, &highwater, 0);
         char *cte = series(probes);
         char *sql = format("%s SELECT sum(bloom_might_contain(?1, -i)) FROM s", cte);
         query q = {"absent", sql, filter, bytes};
         sqlite3_int64 hits = 0;
         double probe_seconds = run_once(b, &q, &hits);
-        printf("| %s | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %lld | %.4f %% |\n", layouts[l],
-               bytes, build_seconds, build_seconds * 1e9 / (double)n, (double)highwater / 1e6,
-               peak_rss_mb(), probe_seconds * 1e9 / (double)probes, (long long)hits,
-               100.0 * (double)hits / (double)probes);
+        printf("| %s | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %lld | %.4f %% |\n",
+               layouts[l]->name, bytes, build_seconds, build_seconds * 1e9 / (double)n,
+               (double)highwater / 1e6, peak_rss_mb(), probe_seconds * 1e9 / (double)probes,
+               (long long)hits, 100.0 * (double)hits / (double)probes);
         fflush(stdout);
         sqlite3_free(cte);
         sqlite3_free(sql);
@@ -593,10 +631,24 @@ static double median(double *v, int n) {
 
 enum { LIVE_RUNS_MAX = 16, INSERT_CASES = 4, PROBE_CASES = 5 };
 
+/* The n to build a filter of kind with when n keys are to be inserted in it later: n, and the
+** slack the kind needs to find room for them (tests/test_kinds.h). */
+static sqlite3_int64 capacity_for_inserts(const filter_kind *kind, sqlite3_int64 n) {
+    return n + n * test_kind_of(kind)->insert_slack_percent / 100;
+}
+
+/* Whether 7a keeps a filter of kind up to date in place: bloom_build builds it for n keys, it
+** adds keys in place, and it never grows (8d grows a scalable filter in place). */
+static int adds_in_place_without_growing(const filter_kind *kind) {
+    return test_kind_of(kind)->builder == BUILT_BY_BLOOM_BUILD &&
+           filter_kind_can(kind, FILTER_ADDS_IN_PLACE) && !filter_kind_can(kind, FILTER_GROWS);
+}
+
 /* 7a. Committed inserts into users(name), one a transaction, with the filter of row 1 kept up
 ** to date by a trigger or not. */
 static void live_inserts(bench *lb, const char *wal) {
-    static const char *const kinds[] = {"standard", "blocked", "counting", "cuckoo"};
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    const int kind_count = kinds_where(adds_in_place_without_growing, kinds);
     static const char *const labels[INSERT_CASES] = {
         "no trigger", "in place: `SELECT bloom_add_in_place('filters', 'filter', 1, NEW.name)`",
         "rewrite: `UPDATE filters SET filter = bloom_add(filter, NEW.name) WHERE id = 1`",
@@ -624,19 +676,24 @@ static void live_inserts(bench *lb, const char *wal) {
            "at p = 0.01 holding %lld integer keys. Before each case the table is emptied and "
            "the WAL truncated (`PRAGMA wal_checkpoint(TRUNCATE)`); `PRAGMA "
            "wal_autocheckpoint=0` throughout, so the WAL's growth is what the inserts wrote: "
-           "pages = (WAL bytes - 32) / (%lld + 24). Median of %d runs, in turns. (The cuckoo "
-           "filter, which refuses keys past its capacity, is built for 1.1 n, so that the "
-           "inserts find room.)\n\n",
+           "pages = (WAL bytes - 32) / (%lld + 24). Median of %d runs, in turns.",
            (long long)n, (long long)n, (long long)page_size, runs);
+    for (int k = 0; k < kind_count; k++) {
+        if (capacity_for_inserts(kinds[k], n) != n) {
+            printf(" (The %s filter, which refuses keys past its capacity, is built for %g n, so "
+                   "that the inserts find room.)",
+                   kinds[k]->name, (double)capacity_for_inserts(kinds[k], n) / (double)n);
+        }
+    }
+    printf("\n\n");
     printf("| kind | filter bytes | trigger | inserts a run | µs/insert | ratio to no trigger | "
            "WAL bytes/insert | pages written/insert |\n|---|---|---|---|---|---|---|---|\n");
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    for (int k = 0; k < kind_count; k++) {
         char *cte = series(n);
-        sqlite3_int64 capacity = strcmp(kinds[k], "cuckoo") == 0 ? n + n / 10 : n;
         char *build = format("DROP TRIGGER IF EXISTS users_filter; DELETE FROM filters; %s "
                              "INSERT INTO filters(id, filter) SELECT 1, bloom_build(i, %lld, "
                              "0.01, '%s') FROM s;",
-                             cte, (long long)capacity, kinds[k]);
+                             cte, (long long)capacity_for_inserts(kinds[k], n), kinds[k]->name);
         exec(lb, build);
         sqlite3_free(cte);
         sqlite3_free(build);
@@ -676,7 +733,7 @@ static void live_inserts(bench *lb, const char *wal) {
         double floor = median(seconds[0], runs);
         for (int c = 0; c < INSERT_CASES; c++) {
             double s = median(seconds[c], runs), p = median(pages[c], runs);
-            printf("| %s | %lld | %s | %d | %.1f | %.1f | %.0f | %.2f |\n", kinds[k],
+            printf("| %s | %lld | %s | %d | %.1f | %.1f | %.0f | %.2f |\n", kinds[k]->name,
                    (long long)bytes, labels[c], counts[c], s * 1e6, s / floor,
                    p * (double)(page_size + 24), p);
             fflush(stdout);
@@ -786,79 +843,120 @@ static void live_probes(bench *lb, const char *wal) {
     }
 }
 
-/* 7c. What the counting kind costs a row, in one statement over the keys table. */
-static void live_counting(bench *b) {
+/* Whether 7c sets kind against the first kind: another kind, that removes keys. */
+static int removes_keys(const filter_kind *kind) {
+    return kind != filter_kind_at(0) && filter_kind_can(kind, FILTER_REMOVES);
+}
+
+/* Prints a row of 7c: operation over rows rows, noop's seconds, then each of the count kinds'
+** seconds in seconds[] in turn, as ns/row with the decimals given (a kind that cannot remove:
+** seconds NULL). */
+static void print_cost_row(const char *operation, int rows, double noop,
+                           const double *const *seconds, int count, int decimals) {
+    printf("| `%s` | %d | %.1f |", operation, rows, noop * 1e9 / rows);
+    for (int k = 0; k < count; k++) {
+        if (seconds[k] == NULL) {
+            printf(" - (cannot remove) |");
+        } else {
+            printf(" %.*f |", decimals, *seconds[k] * 1e9 / rows);
+        }
+    }
+    printf("\n");
+}
+
+/* 7c. What the kinds that remove cost a row against the first kind (bloom_build's default), in
+** one statement over the keys table. */
+static void live_removing(bench *b) {
     const int rows = b->quick ? 100000 : 1000000, copies = b->quick ? 100 : 1000;
-    int standard_bytes, counting_bytes, cuckoo_bytes;
-    double build_seconds;
-    void *standard = build_filter(b, 1000000, "standard", &standard_bytes, &build_seconds);
-    void *counting = build_filter(b, 1000000, "counting", &counting_bytes, &build_seconds);
-    /* The cuckoo filter built for 1.1M keys, so that the adds find room. */
-    char *cte = series(1000000);
-    char *cuckoo_sql = format("%s SELECT bloom_build(i, 1100000, 0.01, 'cuckoo') FROM s", cte);
-    void *cuckoo = fetch_blob(b, cuckoo_sql, &cuckoo_bytes);
+    const sqlite3_int64 n = 1000000;
+    const filter_kind *kinds[1 + FILTER_KIND_COUNT] = {filter_kind_at(0)};
+    const int count = 1 + kinds_where(removes_keys, kinds + 1);
+    void *filters[1 + FILTER_KIND_COUNT];
+    int bytes[1 + FILTER_KIND_COUNT];
+    /* After noop's: the probes of each filter; the adds and removes of each. */
+    query probe[2 + FILTER_KIND_COUNT], change[1 + 2 * (1 + FILTER_KIND_COUNT)];
+    double probe_seconds[2 + FILTER_KIND_COUNT], change_seconds[1 + 2 * (1 + FILTER_KIND_COUNT)];
+    const double *probed[1 + FILTER_KIND_COUNT], *added[1 + FILTER_KIND_COUNT],
+        *removed[1 + FILTER_KIND_COUNT];
+    int probes = 1, changes = 1;
+    char *cte = series(n);
+    for (int k = 0; k < count; k++) {
+        char *sql = format("%s SELECT bloom_build(i, %lld, 0.01, '%s') FROM s", cte,
+                           (long long)capacity_for_inserts(kinds[k], n), kinds[k]->name);
+        filters[k] = fetch_blob(b, sql, &bytes[k]);
+        sqlite3_free(sql);
+        probed[k] = &probe_seconds[probes];
+        probe[probes++] = (query){
+            kinds[k]->name,
+            format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows),
+            filters[k], bytes[k]};
+        added[k] = &change_seconds[changes];
+        change[changes++] =
+            (query){kinds[k]->name,
+                    format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies),
+                    filters[k], bytes[k]};
+        removed[k] = NULL;
+        if (filter_kind_can(kinds[k], FILTER_REMOVES)) {
+            removed[k] = &change_seconds[changes];
+            change[changes++] = (query){
+                kinds[k]->name,
+                format("SELECT count(bloom_remove(?1, x)) FROM keys WHERE rowid <= %d", copies),
+                filters[k], bytes[k]};
+        }
+    }
     sqlite3_free(cte);
-    sqlite3_free(cuckoo_sql);
-    query probe[] = {
-        {"noop", format("SELECT sum(noop(?1, x)) FROM keys WHERE rowid <= %d", rows), standard,
-         standard_bytes},
-        {"standard",
-         format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows),
-         standard, standard_bytes},
-        {"counting",
-         format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows),
-         counting, counting_bytes},
-        {"cuckoo",
-         format("SELECT sum(bloom_might_contain(?1, x)) FROM keys WHERE rowid <= %d", rows), cuckoo,
-         cuckoo_bytes},
-    };
-    query change[] = {
-        {"noop", format("SELECT count(noop(?1, x)) FROM keys WHERE rowid <= %d", copies), standard,
-         standard_bytes},
-        {"add standard",
-         format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies), standard,
-         standard_bytes},
-        {"add counting",
-         format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies), counting,
-         counting_bytes},
-        {"remove counting",
-         format("SELECT count(bloom_remove(?1, x)) FROM keys WHERE rowid <= %d", copies), counting,
-         counting_bytes},
-        {"add cuckoo", format("SELECT count(bloom_add(?1, x)) FROM keys WHERE rowid <= %d", copies),
-         cuckoo, cuckoo_bytes},
-        {"remove cuckoo",
-         format("SELECT count(bloom_remove(?1, x)) FROM keys WHERE rowid <= %d", copies), cuckoo,
-         cuckoo_bytes},
-    };
-    enum { PROBES = sizeof probe / sizeof probe[0], CHANGES = sizeof change / sizeof change[0] };
-    double p[PROBES], c[CHANGES];
-    time_in_turns(b, probe, PROBES, p);
-    time_in_turns(b, change, CHANGES, c);
+    probe[0] = (query){"noop", format("SELECT sum(noop(?1, x)) FROM keys WHERE rowid <= %d", rows),
+                       filters[0], bytes[0]};
+    change[0] =
+        (query){"noop", format("SELECT count(noop(?1, x)) FROM keys WHERE rowid <= %d", copies),
+                filters[0], bytes[0]};
+    time_in_turns(b, probe, probes, probe_seconds);
+    time_in_turns(b, change, changes, change_seconds);
     printf("\n### 7c. What the kinds that remove cost\n\n");
     printf("One statement over the rows of `keys` (keys 1 to 1M), the filter bound to ?1: 1M "
-           "keys at p = 0.01, standard (%d bytes), counting (%d bytes, 4-bit counters) and "
-           "cuckoo (%d bytes, built for 1.1M keys so that adds find room). bloom_add and "
-           "bloom_remove return a new filter, a copy of the bound one, for every row: %d rows "
-           "for them. noop(?1, x) is SQLite's cost of calling a function. Median of %d runs, in "
-           "turns.\n\n",
-           standard_bytes, counting_bytes, cuckoo_bytes, copies, b->runs);
-    printf("| operation | rows | noop ns/row | standard ns/row | counting ns/row | cuckoo ns/row "
-           "|\n|---|---|---|---|---|---|\n");
-    printf("| `bloom_might_contain(?1, x)` | %d | %.1f | %.1f | %.1f | %.1f |\n", rows,
-           p[0] * 1e9 / rows, p[1] * 1e9 / rows, p[2] * 1e9 / rows, p[3] * 1e9 / rows);
-    printf("| `bloom_add(?1, x)` | %d | %.1f | %.0f | %.0f | %.0f |\n", copies, c[0] * 1e9 / copies,
-           c[1] * 1e9 / copies, c[2] * 1e9 / copies, c[4] * 1e9 / copies);
-    printf("| `bloom_remove(?1, x)` | %d | %.1f | - (cannot remove) | %.0f | %.0f |\n", copies,
-           c[0] * 1e9 / copies, c[3] * 1e9 / copies, c[5] * 1e9 / copies);
-    for (int i = 0; i < PROBES; i++) {
+           "keys at p = 0.01, ");
+    for (int k = 0; k < count; k++) {
+        printf("%s%s (%d bytes",
+               k == 0           ? ""
+               : k + 1 == count ? " and "
+                                : ", ",
+               kinds[k]->name, bytes[k]);
+        sqlite3_int64 counter_bits = fetch_int_bound(
+            b, "SELECT json_extract(bloom_info(?1), '$.counter_bits')", filters[k], bytes[k]);
+        if (counter_bits > 0) {
+            printf(", %lld-bit counters", (long long)counter_bits);
+        }
+        if (capacity_for_inserts(kinds[k], n) != n) {
+            printf(", built for %gM keys so that adds find room",
+                   (double)capacity_for_inserts(kinds[k], n) / 1e6);
+        }
+        printf(")");
+    }
+    printf(". bloom_add and bloom_remove return a new filter, a copy of the bound one, for every "
+           "row: %d rows for them. noop(?1, x) is SQLite's cost of calling a function. Median of "
+           "%d runs, in turns.\n\n",
+           copies, b->runs);
+    printf("| operation | rows | noop ns/row |");
+    for (int k = 0; k < count; k++) {
+        printf(" %s ns/row |", kinds[k]->name);
+    }
+    printf("\n|---|---|---|");
+    for (int k = 0; k < count; k++) {
+        printf("---|");
+    }
+    printf("\n");
+    print_cost_row("bloom_might_contain(?1, x)", rows, probe_seconds[0], probed, count, 1);
+    print_cost_row("bloom_add(?1, x)", copies, change_seconds[0], added, count, 0);
+    print_cost_row("bloom_remove(?1, x)", copies, change_seconds[0], removed, count, 0);
+    for (int i = 0; i < probes; i++) {
         sqlite3_free(probe[i].sql);
     }
-    for (int i = 0; i < CHANGES; i++) {
+    for (int i = 0; i < changes; i++) {
         sqlite3_free(change[i].sql);
     }
-    free(standard);
-    free(counting);
-    free(cuckoo);
+    for (int k = 0; k < count; k++) {
+        free(filters[k]);
+    }
 }
 
 static void table_live(bench *b) {
@@ -878,7 +976,7 @@ static void table_live(bench *b) {
     remove(wal);
     sqlite3_free(path);
     sqlite3_free(wal);
-    live_counting(b);
+    live_removing(b);
 }
 
 /* 8. The scalable kind (ext/scalable_core.h): its growth ratio g and tightening ratio r chosen
@@ -935,7 +1033,7 @@ static int scalable_push(bench *b, grown_filter *g, key_hash key) {
     if (larger == NULL) {
         die(b, "out of memory");
     }
-    scalable_kind.grow(larger, g->bytes);
+    filter_grow(&scalable_kind, larger, g->bytes, grown);
     g->blob = larger;
     g->bytes = grown;
     g->stages++;
@@ -990,7 +1088,9 @@ static uint64_t probe_run(const filter_view *f, int64_t first, int64_t step, uin
     return hits;
 }
 
-enum { PROBE_CASES_MAX = 8 };
+/* Filters time_probes sets side by side, at most: in 8b, a scalable filter and a filter of each
+** layout of a Bloom filter. */
+enum { PROBE_CASES_MAX = 2 * FILTER_KIND_COUNT };
 
 /* Times count probes of the keys first, first + step, ... in each of cases filters, b->runs times
 ** in turns: ns/probe medians into ns, the answers 1 into hits. */
@@ -1044,14 +1144,15 @@ static void table_scalable_ratios(bench *b) {
     const int checkpoints = b->quick ? 3 : CHECKPOINTS;
     double summary[GROWTHS][TIGHTENINGS][9] = {{{0}}};
     printf("\n### 8a. Scalable filter: the growth and tightening ratios\n\n");
-    printf("Through the core (scalable_size, the kind's add, grow_size and grow, as bloom_add "
-           "uses them): a scalable filter of first stage n = %llu, compound rate p = %g, stages "
-           "of the standard layout, growth g and tightening r; the keys 1, 2, 3, ... offered one "
-           "by one. At 1x, 10x, 100x and 1000x n keys offered: its bytes against a standard "
-           "filter built for that count and holding the same keys, its stages, the false "
-           "positives of %llu absent keys (-1, -2, ...), and the ns per absent probe (the kind's "
-           "might_contain) against the standard filter's, median of %d runs in turns.\n\n",
-           (unsigned long long)n, p, (unsigned long long)absent, b->runs);
+    printf(
+        "Through the core (scalable_size, the kind's add, grow_size and filter_grow, as bloom_add "
+        "uses them): a scalable filter of first stage n = %llu, compound rate p = %g, stages "
+        "of the standard layout, growth g and tightening r; the keys 1, 2, 3, ... offered one "
+        "by one. At 1x, 10x, 100x and 1000x n keys offered: its bytes against a standard "
+        "filter built for that count and holding the same keys, its stages, the false "
+        "positives of %llu absent keys (-1, -2, ...), and the ns per absent probe (the kind's "
+        "might_contain) against the standard filter's, median of %d runs in turns.\n\n",
+        (unsigned long long)n, p, (unsigned long long)absent, b->runs);
     printf("| g | r | keys offered | stages | bytes | standard bytes | bytes ratio | false "
            "positives | measured rate | probe ns | standard probe ns | probe ratio "
            "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -1139,65 +1240,69 @@ static void table_scalable_ratios(bench *b) {
     fflush(stdout);
 }
 
-/* 8b. Stages of the blocked layout against the standard one, at the last checkpoint. */
+/* 8b. Stages of the blocked layout against the standard one, at the last checkpoint: for each
+** layout of a Bloom filter, a scalable filter of its stages and a filter of it. */
 static void table_scalable_layouts(bench *b) {
     static const int growths[] = {2, 4};
     static const double tightenings[] = {0.5, 0.7, 0.8, 0.9};
     const uint64_t n = 1000, keys = b->quick ? 100000 : 1000000, absent = keys;
     const double p = 0.01;
+    const filter_kind *layouts[FILTER_KIND_COUNT];
+    const int layout_count = kinds_where(is_bloom_layout, layouts), cases = 2 * layout_count;
     printf("\n### 8b. Scalable filter: stages of the blocked layout\n\n");
-    printf("As 8a, after %llu keys offered one by one (%llux n): a scalable filter of standard "
-           "stages and one of blocked stages, against a standard and a blocked filter built for "
-           "%llu keys. ns per probe of %llu absent keys and of the %llu keys added, median of %d "
-           "runs in turns.\n\n",
-           (unsigned long long)keys, (unsigned long long)(keys / n), (unsigned long long)keys,
-           (unsigned long long)absent, (unsigned long long)keys, b->runs);
+    printf("As 8a, after %llu keys offered one by one (%llux n): a scalable filter of ",
+           (unsigned long long)keys, (unsigned long long)(keys / n));
+    for (int l = 0; l < layout_count; l++) {
+        printf("%s%s stages", l == 0 ? "" : " and one of ", layouts[l]->name);
+    }
+    printf(", against ");
+    for (int l = 0; l < layout_count; l++) {
+        printf("%sa %s", l == 0 ? "" : " and ", layouts[l]->name);
+    }
+    printf(" filter built for %llu keys. ns per probe of %llu absent keys and of the %llu keys "
+           "added, median of %d runs in turns.\n\n",
+           (unsigned long long)keys, (unsigned long long)absent, (unsigned long long)keys, b->runs);
     printf("| g | r | filter | stages | bytes | measured rate | absent ns/probe | present "
            "ns/probe |\n|---|---|---|---|---|---|---|---|\n");
     for (int gi = 0; gi < 2; gi++) {
         for (int ri = 0; ri < 4; ri++) {
-            grown_filter g[4];
-            for (int l = 0; l < 2; l++) {
-                scalable_start(b, &g[l], n, p, l + 1, growths[gi], tightenings[ri]);
+            /* The scalable filters, then the filters of the layouts. */
+            grown_filter g[PROBE_CASES_MAX];
+            filter_view views[PROBE_CASES_MAX];
+            for (int l = 0; l < layout_count; l++) {
+                scalable_start(b, &g[l], n, p, layouts[l]->id, growths[gi], tightenings[ri]);
                 for (uint64_t i = 1; i <= keys; i++) {
                     scalable_push(b, &g[l], key_hash_integer((int64_t)i));
                 }
-                g[2 + l] = bloom_filled(b, keys, p, l + 1);
+                g[layout_count + l] = bloom_filled(b, keys, p, layouts[l]->id);
             }
-            filter_view views[4];
-            for (int c = 0; c < 4; c++) {
+            for (int c = 0; c < cases; c++) {
                 views[c] = open_grown(b, &g[c]);
             }
-            double absent_ns[4], present_ns[4];
-            uint64_t hits[4], present[4];
-            time_probes(b, views, 4, -1, -1, absent, absent_ns, hits);
-            time_probes(b, views, 4, 1, 1, keys, present_ns, present);
-            static const char *const names[4] = {"scalable, standard stages",
-                                                 "scalable, blocked stages", "standard", "blocked"};
-            for (int c = 0; c < 4; c++) {
+            double absent_ns[PROBE_CASES_MAX], present_ns[PROBE_CASES_MAX];
+            uint64_t hits[PROBE_CASES_MAX], present[PROBE_CASES_MAX];
+            time_probes(b, views, cases, -1, -1, absent, absent_ns, hits);
+            time_probes(b, views, cases, 1, 1, keys, present_ns, present);
+            for (int c = 0; c < cases; c++) {
                 if (present[c] != keys) {
                     die(b, "a key added probed 0");
                 }
-                char stages[16] = "-";
-                if (c < 2) {
+                const char *layout = layouts[c % layout_count]->name;
+                char name[64], stages[16] = "-";
+                if (c < layout_count) {
+                    snprintf(name, sizeof name, "scalable, %s stages", layout);
                     snprintf(stages, sizeof stages, "%d", g[c].stages);
+                } else {
+                    snprintf(name, sizeof name, "%s", layout);
                 }
                 printf("| %d | %.1f | %s | %s | %llu | %.4f %% | %.1f | %.1f |\n", growths[gi],
-                       tightenings[ri], names[c], stages, (unsigned long long)g[c].bytes,
+                       tightenings[ri], name, stages, (unsigned long long)g[c].bytes,
                        100.0 * (double)hits[c] / (double)absent, absent_ns[c], present_ns[c]);
                 free(g[c].blob);
             }
             fflush(stdout);
         }
     }
-}
-
-/* The integer the one-row query sql returns with blob bound to ?1. */
-static sqlite3_int64 fetch_int_bound(bench *b, const char *sql, const void *blob, int bytes) {
-    query q = {sql, (char *)sql, blob, bytes};
-    sqlite3_int64 result = 0;
-    run_once(b, &q, &result);
-    return result;
 }
 
 /* The REAL the one-row query sql returns with blob bound to ?1. */
@@ -1760,12 +1865,41 @@ static void table_cuckoo_slack(bench *b) {
     fflush(stdout);
 }
 
+/* The smallest and the largest filter for n keys at p = 0.01 (its overflow chain the shortest and
+** the longest) of the kinds 7a keeps up to date in place: their kinds, into kinds[0] and
+** kinds[1]. */
+static void smallest_and_largest(bench *b, sqlite3_int64 n, const filter_kind **kinds) {
+    const filter_kind *candidates[FILTER_KIND_COUNT];
+    const int count = kinds_where(adds_in_place_without_growing, candidates);
+    uint64_t least = UINT64_MAX, most = 0;
+    for (int k = 0; k < count; k++) {
+        uint64_t bytes;
+        uint8_t *empty =
+            test_kind_of(candidates[k])
+                ->make_empty((uint64_t)capacity_for_inserts(candidates[k], n), 0.01, &bytes);
+        if (empty == NULL) {
+            die(b, "the core cannot size a filter of 7a");
+        }
+        free(empty);
+        if (bytes < least) {
+            least = bytes;
+            kinds[0] = candidates[k];
+        }
+        if (bytes > most) {
+            most = bytes;
+            kinds[1] = candidates[k];
+        }
+    }
+}
+
 /* 7d. The in-place insert with PRAGMA auto_vacuum = INCREMENTAL, whose pointer map lets SQLite
-** find the pages of a BLOB's overflow chain without reading them. */
+** find the pages of a BLOB's overflow chain without reading them, for the smallest and the
+** largest of 7a's filters. */
 static void table_vacuum(bench *b) {
-    static const char *const kinds[] = {"standard", "counting"};
     static const char *const modes[] = {"NONE", "INCREMENTAL"};
     const sqlite3_int64 n = b->quick ? 10000 : 1000000;
+    const filter_kind *kinds[2];
+    smallest_and_largest(b, n, kinds);
     const int inserts = b->quick ? 100 : 1000,
               runs = b->runs < LIVE_RUNS_MAX ? b->runs : LIVE_RUNS_MAX;
     bench lb[2];
@@ -1805,7 +1939,7 @@ static void table_vacuum(bench *b) {
         char *cte = series(n);
         char *build = format("DELETE FROM filters; %s INSERT INTO filters(id, filter) SELECT 1, "
                              "bloom_build(i, %lld, 0.01, '%s') FROM s;",
-                             cte, (long long)n, kinds[k]);
+                             cte, (long long)capacity_for_inserts(kinds[k], n), kinds[k]->name);
         sqlite3_int64 bytes = 0;
         for (int v = 0; v < 2; v++) {
             exec(&lb[v], build);
@@ -1843,7 +1977,7 @@ static void table_vacuum(bench *b) {
         double none = median(seconds[0], runs);
         for (int v = 0; v < 2; v++) {
             double s = median(seconds[v], runs);
-            printf("| %s | %lld | %s | %.1f | %.2f | %.2f |\n", kinds[k], (long long)bytes,
+            printf("| %s | %lld | %s | %.1f | %.2f | %.2f |\n", kinds[k]->name, (long long)bytes,
                    modes[v], s * 1e6, s / none, median(pages[v], runs));
         }
         fflush(stdout);

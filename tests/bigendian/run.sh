@@ -12,7 +12,7 @@ mkdir -p "$scratch/include" "$scratch/from_s390x" "$scratch/from_host"
 cp /usr/include/xxhash.h "$scratch/include/" # alone: the host's /usr/include would shadow s390x's
 cc="s390x-linux-gnu-gcc -std=c11 -O2 -static -Wall -Wextra -Werror -I$source/ext -isystem $scratch/include"
 # shellcheck disable=SC2086 # $core is a list of paths without spaces
-$cc -o "$scratch/test_core" $core "$source/tests/unit/test_core.c" -lm
+$cc -o "$scratch/test_core" $core "$source"/tests/unit/*.c -lm
 # shellcheck disable=SC2086
 $cc -o "$scratch/cross_filter" $core "$source/tests/bigendian/cross_filter.c" -lm
 qemu-s390x "$scratch/test_core" "$source/tests/golden" "$source/docs/format.md"

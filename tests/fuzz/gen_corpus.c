@@ -10,16 +10,14 @@
 ** counters; cuckoo filters nearly full, full, with 1- and 32-bit fingerprints
 ** and one bucket) and one BLOB for every validation rule it breaks. fuzz_sql
 ** gets each of those as its first filter, with keys and build parameters of
-** every kind, and targets of the in-place functions. fuzz_roundtrip gets keys
-** of every type under every form of bloom_build, with corruptions.
+** every kind (the kinds bloom_build builds taken from the table of kinds and
+** tests/test_kinds.h), and targets of the in-place functions. fuzz_roundtrip
+** gets keys of every type under every form of bloom_build, with corruptions.
 */
+#include "../test_kinds.h"
 #include "filter_kinds.h"
-#include "bloom_core.h"
-#include "counting_core.h"
-#include "countmin_core.h"
-#include "cuckoo_core.h"
 #include "fuzz_input.h"
-#include "scalable_core.h"
+#include "kind_list.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -270,7 +268,7 @@ static void scalable_add_growing(filter *f, int64_t key) {
         scalable_kind.grow_size(&view, &grown) != FILTER_OK || grown > sizeof f->bytes) {
         fuzz_fail("%s cannot grow", f->name);
     }
-    scalable_kind.grow(f->bytes, f->size);
+    filter_grow(&scalable_kind, f->bytes, f->size, grown);
     f->size = (size_t)grown;
     if (filter_add(&scalable_kind, f->bytes, key_hash_integer(key)) != FILTER_OK) {
         fuzz_fail("%s has no room after growing", f->name);
@@ -794,6 +792,31 @@ static void put_row(seed *s, int64_t key, int64_t n, double p, const char *layou
     put_text(s, layout);
 }
 
+/* The kind of the seed called name, whose name begins with the kind's ("cuckoo_full"), or NULL
+** ("kind_9"). */
+static const filter_kind *kind_of_seed(const char *name) {
+    for (size_t i = 0; i < FILTER_KIND_COUNT; i++) {
+        const filter_kind *kind = filter_kind_at(i);
+        if (strncmp(name, kind->name, strlen(kind->name)) == 0) {
+            return kind;
+        }
+    }
+    return NULL;
+}
+
+/* The layout argument of bloom_build for the i-th seed: the kinds bloom_build builds, in the
+** order of the table of kinds, in turn. */
+static const char *layout_in_turn(size_t i) {
+    const filter_kind *built[FILTER_KIND_COUNT];
+    size_t count = 0;
+    for (size_t k = 0; k < FILTER_KIND_COUNT; k++) {
+        if (test_kind_of(filter_kind_at(k))->builder == BUILT_BY_BLOOM_BUILD) {
+            built[count++] = filter_kind_at(k);
+        }
+    }
+    return built[i % count]->name;
+}
+
 /* The filter of filters named name. */
 static const filter *find_filter(const filter *filters, size_t count, const char *name) {
     for (size_t i = 0; i < count; i++) {
@@ -804,12 +827,12 @@ static const filter *find_filter(const filter *filters, size_t count, const char
     fuzz_fail("no filter %s", name);
 }
 
-/* fuzz_sql: each filter as ?1, with a key it holds (for a counting or cuckoo filter key 7, which
-** saturates counting_saturated and finds no room in cuckoo_full), a valid ?3 and two rows of
-** each layout in turn; then seeds for the other paths: encodings, keys and build parameters of
-** every kind, length limits, and the in-place functions' targets, query_only and rollback. */
+/* fuzz_sql: each filter as ?1, with a key it holds (for a filter of a kind other than the Bloom
+** layouts key 7, which saturates counting_saturated and finds no room in cuckoo_full), a valid
+** ?3 and two rows of each layout in turn; then seeds for the other paths: encodings, keys and
+** build parameters of every kind, length limits, and the in-place functions' targets,
+** query_only and rollback. */
 static void write_sql_corpus(const char *dir, const filter *filters, size_t count) {
-    static const char *const layouts[5] = {"standard", "blocked", "counting", "cuckoo", "scalable"};
     const filter *standard = &filters[1], *blocked = &filters[3];
     const filter *counting = find_filter(filters, count, "counting_100_keys");
     seed s;
@@ -817,15 +840,13 @@ static void write_sql_corpus(const char *dir, const filter *filters, size_t coun
         s.size = 0;
         put_u8(&s, 0);
         put_string(&s, FUZZ_BLOB, filters[i].bytes, filters[i].size);
-        int holds_7 = strncmp(filters[i].name, "counting", 8) == 0 ||
-                      strncmp(filters[i].name, "scalable", 8) == 0 ||
-                      strncmp(filters[i].name, "countmin", 8) == 0 ||
-                      strncmp(filters[i].name, "cuckoo", 6) == 0;
+        const filter_kind *kind = kind_of_seed(filters[i].name);
+        int holds_7 = kind != NULL && !test_kind_of(kind)->bloom_layout;
         put_integer(&s, FUZZ_INTEGER, holds_7 ? 7 : 5);
         put_string(&s, FUZZ_BLOB, standard->bytes, standard->size);
         put_u8(&s, 2);
-        put_row(&s, 1, 100, 0.01, layouts[i % 5]);
-        put_row(&s, 2, 100, 0.01, layouts[i % 5]);
+        put_row(&s, 1, 100, 0.01, layout_in_turn(i));
+        put_row(&s, 2, 100, 0.01, layout_in_turn(i));
         write_file(dir, "fuzz_sql", filters[i].name, s.bytes, s.size);
     }
 

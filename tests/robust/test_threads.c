@@ -5,12 +5,14 @@
 **
 ** Part 1: THREADS threads start together; each opens its own in-memory
 ** database, loads the extension, makes the same keys and, ROUNDS times,
-** builds filters of every kind (n given, and n NULL; a scalable filter grown to
-** 5 stages; count-min sketches of both updates), probes every key (each must
-** answer 1), takes a union with the empty filter of its parameters (from
-** bloom_info, or cms_info for a sketch), and probes a filter shared by all
-** threads (one buffer, bound without a copy). The filters of every thread must
-** be byte for byte those the main thread builds alone.
+** builds filters of every kind (tests/test_kinds.h: n given, and n NULL for
+** a kind that can be sized at the end; a kind that grows from a twentieth of
+** the keys, a scalable filter to 5 stages; count-min sketches of both
+** updates), probes every key (each must answer 1), takes a union with the
+** empty filter of its parameters (from bloom_info, or cms_info for a sketch),
+** and probes a filter shared by all threads (one buffer, bound without a
+** copy). The filters of every thread must be byte for byte those the main
+** thread builds alone.
 **
 ** Part 2: one connection opened with SQLITE_OPEN_FULLMUTEX (serialized),
 ** shared by THREADS threads that build and probe on it at once, probing row
@@ -21,15 +23,18 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "test_kinds.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 enum {
-    THREADS = 4,     /* threads in each part */
-    ROUNDS = 3,      /* builds and probes per thread */
-    KEYS = 20000,    /* distinct keys, of every type */
-    FILTER_KINDS = 8 /* filters built per round: see build_sql */
+    THREADS = 4,                        /* threads in each part */
+    ROUNDS = 3,                         /* builds and probes per thread */
+    KEYS = 20000,                       /* distinct keys, of every type */
+    BUILDS_MAX = 2 * FILTER_KIND_COUNT, /* filters built per round, at most: see list_builds */
+    BUILD_SQL_MAX = 128                 /* bytes of the SQL of one */
 };
 
 /* The keys every database holds: KEYS distinct integers, reals, TEXT and BLOBs. */
@@ -40,17 +45,11 @@ static const char keys_sql[] =
     "  SELECT CASE i % 4 WHEN 0 THEN i * 2654435761 WHEN 1 THEN i + 0.25"
     "  WHEN 2 THEN 'key ' || i ELSE CAST('blob ' || i AS BLOB) END FROM s;";
 
-/* The filters built each round. */
-static const char *const build_sql[FILTER_KINDS] = {
-    "SELECT bloom_build(k, 20000, 0.01) FROM keys",
-    "SELECT bloom_build(k, 20000, 0.001, 'blocked') FROM keys",
-    "SELECT bloom_build(k) FROM keys",
-    "SELECT bloom_build(k, 20000, 0.01, 'counting') FROM keys",
-    "SELECT bloom_build(k, 20000, 0.01, 'cuckoo') FROM keys",
-    "SELECT bloom_build(k, 1000, 0.01, 'scalable') FROM keys",
-    "SELECT cms_build(k, 0.001, 0.01) FROM keys",
-    "SELECT cms_build(k, 1 + rowid % 3, 0.001, 0.01, 'conservative') FROM keys",
-};
+/* A filter built each round: its SQL, and the aggregate it is built by. */
+typedef struct build {
+    char sql[BUILD_SQL_MAX];
+    test_builder builder;
+} build;
 
 /* A BLOB in the C heap. */
 typedef struct blob {
@@ -58,11 +57,14 @@ typedef struct blob {
     int length;
 } blob;
 
-/* Everything the threads share: the extension, the reference filters, the start gate. */
+/* Everything the threads share: the extension, the filters to build and their references, the
+** start gate. */
 typedef struct shared {
     const char *extension;
-    blob reference[FILTER_KINDS]; /* built by the main thread alone */
-    sqlite3 *serialized;          /* part 2: the one connection */
+    build builds[BUILDS_MAX];
+    int build_count;
+    blob reference[BUILDS_MAX]; /* built by the main thread alone */
+    sqlite3 *serialized;        /* part 2: the one connection */
     pthread_mutex_t gate_lock;
     pthread_cond_t gate_opened;
     int waiting; /* threads at the gate; it opens when all THREADS are there */
@@ -73,10 +75,10 @@ typedef struct worker {
     pthread_t thread;
     shared *common;
     int index;
-    blob built[FILTER_KINDS]; /* of the last round */
-    int wrong_probes;         /* keys that probed 0, over every round */
-    int wrong_filters;        /* filters that differed from the reference */
-    char error[256];          /* the first failure, or empty */
+    blob built[BUILDS_MAX]; /* of the last round */
+    int wrong_probes;       /* keys that probed 0, over every round */
+    int wrong_filters;      /* filters that differed from the reference */
+    char error[256];        /* the first failure, or empty */
 } worker;
 
 /* Records the first failure of w: what failed and SQLite's message. Returns 0. */
@@ -160,21 +162,22 @@ static int same_blob(const blob *a, const blob *b) {
 }
 
 /* The union of a filter (?1) with the empty filter of the parameters bloom_info reads from it
-** (of a sketch, cms_info and cms_union): the filter itself, byte for byte. */
-static const char union_with_empty_sql[] =
-    "SELECT bloom_union(?1, bloom_build(NULL, json_extract(i, '$.n'), json_extract(i, '$.p'), "
-    "json_extract(i, '$.layout'))) FROM (SELECT bloom_info(?1) AS i)";
-static const char sketch_union_with_empty_sql[] =
-    "SELECT cms_union(?1, cms_empty(json_extract(i, '$.epsilon'), json_extract(i, '$.delta'), "
-    "json_extract(i, '$.update'))) FROM (SELECT cms_info(?1) AS i)";
+** (of a sketch, cms_info and cms_union), by the aggregate that built it: the filter itself,
+** byte for byte. */
+static const char *const union_with_empty_sql[] = {
+    [BUILT_BY_BLOOM_BUILD] =
+        "SELECT bloom_union(?1, bloom_build(NULL, json_extract(i, '$.n'), json_extract(i, '$.p'), "
+        "json_extract(i, '$.layout'))) FROM (SELECT bloom_info(?1) AS i)",
+    [BUILT_BY_CMS_BUILD] =
+        "SELECT cms_union(?1, cms_empty(json_extract(i, '$.epsilon'), json_extract(i, '$.delta'), "
+        "json_extract(i, '$.update'))) FROM (SELECT cms_info(?1) AS i)",
+};
 
-/* Checks filter through bloom_info (cms_info) and bloom_union (cms_union). Returns 0 after
-** fail(). */
-static int check_info_and_union(worker *w, sqlite3 *db, const blob *filter) {
+/* Checks filter, built by builder, through bloom_info (cms_info) and bloom_union (cms_union).
+** Returns 0 after fail(). */
+static int check_info_and_union(worker *w, sqlite3 *db, const blob *filter, test_builder builder) {
     blob merged = {NULL, 0};
-    int sketch = filter->length > 6 && filter->bytes[6] == 6; /* the kind byte: count-min */
-    if (!query_blob(w, db, sketch ? sketch_union_with_empty_sql : union_with_empty_sql, filter,
-                    &merged)) {
+    if (!query_blob(w, db, union_with_empty_sql[builder], filter, &merged)) {
         return 0;
     }
     w->wrong_filters += !same_blob(&merged, filter);
@@ -185,21 +188,22 @@ static int check_info_and_union(worker *w, sqlite3 *db, const blob *filter) {
 /* ROUNDS times: builds every kind of filter on db, checks it against the reference, probes
 ** every key in it. Returns 0 after fail(). */
 static int build_and_probe(worker *w, sqlite3 *db) {
+    const shared *common = w->common;
     for (int round = 0; round < ROUNDS; round++) {
-        for (int kind = 0; kind < FILTER_KINDS; kind++) {
-            blob *filter = &w->built[kind];
-            if (!query_blob(w, db, build_sql[kind], NULL, filter)) {
+        for (int i = 0; i < common->build_count; i++) {
+            blob *filter = &w->built[i];
+            if (!query_blob(w, db, common->builds[i].sql, NULL, filter)) {
                 return 0;
             }
-            w->wrong_filters += !same_blob(filter, &w->common->reference[kind]);
+            w->wrong_filters += !same_blob(filter, &common->reference[i]);
             int absent = count_absent_keys(w, db, filter);
-            if (absent < 0 || !check_info_and_union(w, db, filter)) {
+            if (absent < 0 || !check_info_and_union(w, db, filter, common->builds[i].builder)) {
                 return 0;
             }
             w->wrong_probes += absent;
         }
         /* One buffer read by every thread at once. */
-        int absent = count_absent_keys(w, db, &w->common->reference[0]);
+        int absent = count_absent_keys(w, db, &common->reference[0]);
         if (absent < 0) {
             return 0;
         }
@@ -266,13 +270,52 @@ static void run_part(shared *common, const char *name, void *(*body)(void *)) {
         }
         CHECK_U64(w->wrong_probes, 0);
         CHECK_U64(w->wrong_filters, 0);
-        for (int kind = 0; kind < FILTER_KINDS; kind++) {
-            CHECK(same_blob(&w->built[kind], &common->reference[kind]));
-            free(w->built[kind].bytes);
+        for (int filter = 0; filter < common->build_count; filter++) {
+            CHECK(same_blob(&w->built[filter], &common->reference[filter]));
+            free(w->built[filter].bytes);
         }
     }
     printf("%s: %d threads x %d rounds x %d filters of %d keys built and probed\n", name, THREADS,
-           ROUNDS, FILTER_KINDS, KEYS);
+           ROUNDS, common->build_count, KEYS);
+}
+
+/* Adds to common's builds the filter that the SQL of format (printf's) builds with builder. */
+static void add_build(shared *common, test_builder builder, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void add_build(shared *common, test_builder builder, const char *format, ...) {
+    build *b = &common->builds[common->build_count++];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(b->sql, sizeof b->sql, format, ap);
+    va_end(ap);
+    b->builder = builder;
+}
+
+/* Lists the filters built each round, every kind's in the order of their ids: n given, and n
+** NULL for a kind that can be sized at the end, at p = 0.01; a sketch of each update. */
+static void list_builds(shared *common) {
+    const filter_kind *kind;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        const test_kind *t = test_kind_of(kind);
+        switch (t->builder) {
+        case BUILT_BY_BLOOM_BUILD:
+            add_build(common, t->builder, "SELECT bloom_build(k, %llu, 0.01, '%s') FROM keys",
+                      (unsigned long long)test_capacity(kind, KEYS), kind->name);
+            if (t->sized_at_end) {
+                add_build(common, t->builder, "SELECT bloom_build(k, NULL, 0.01, '%s') FROM keys",
+                          kind->name);
+            }
+            break;
+        case BUILT_BY_CMS_BUILD:
+            add_build(common, t->builder, "SELECT cms_build(k, 0.001, 0.01) FROM keys");
+            add_build(common, t->builder,
+                      "SELECT cms_build(k, 1 + rowid %% 3, 0.001, 0.01, 'conservative') FROM keys");
+            break;
+        }
+    }
 }
 
 int main(int argc, char **argv) {
@@ -297,8 +340,9 @@ int main(int argc, char **argv) {
     worker main_thread;
     memset(&main_thread, 0, sizeof main_thread);
     sqlite3 *db = open_database(&main_thread, argv[1], 0);
-    for (int kind = 0; db != NULL && kind < FILTER_KINDS; kind++) {
-        query_blob(&main_thread, db, build_sql[kind], NULL, &common.reference[kind]);
+    list_builds(&common);
+    for (int i = 0; db != NULL && i < common.build_count; i++) {
+        query_blob(&main_thread, db, common.builds[i].sql, NULL, &common.reference[i]);
     }
     if (!CHECK(db != NULL && main_thread.error[0] == '\0')) {
         fprintf(stderr, "test_threads: %s\n", main_thread.error);
@@ -316,8 +360,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "test_threads: %s\n", main_thread.error);
     }
 
-    for (int kind = 0; kind < FILTER_KINDS; kind++) {
-        free(common.reference[kind].bytes);
+    for (int i = 0; i < common.build_count; i++) {
+        free(common.reference[i].bytes);
     }
     CHECK(pthread_cond_destroy(&common.gate_opened) == 0);
     CHECK(pthread_mutex_destroy(&common.gate_lock) == 0);

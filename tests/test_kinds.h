@@ -1,0 +1,175 @@
+/*
+** test_kinds.h: what the test and benchmark programs know of each kind beyond
+** its entry in the table of kinds (ext/filter_kinds.h): how SQL and the core
+** build one, what its measured false-positive rate is held to, what stands
+** for its k, the slack a benchmark gives it. One row a kind, at the index of
+** its id less 1, as in the table of kinds: a program loops over
+** filter_kind_at(i) and takes test_kind_of(kind). A new kind adds its row.
+*/
+#ifndef BLOOM_TEST_KINDS_H
+#define BLOOM_TEST_KINDS_H
+
+#include "filter_kinds.h"
+#include "kind_list.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The SQL aggregate that builds a filter of a kind. */
+typedef enum test_builder {
+    BUILT_BY_BLOOM_BUILD, /* bloom_build(key, n, p, 'name'); its empty one bloom_build(NULL, ...) */
+    BUILT_BY_CMS_BUILD    /* not bloom_build: cms_build(key [, count], epsilon, delta [, update]) */
+} test_builder;
+
+/* What the measured false-positive rate of a filter for n keys at p, holding them, is held to. */
+typedef enum test_rate {
+    RATE_NEAR_P,    /* p, within a few standard deviations */
+    RATE_AT_MOST_P, /* at most p: it is sized to stay below (whole fingerprint bits, stages at
+                    ** rates that add up to p) */
+    RATE_UNMEASURED /* none: a sketch estimates counts, not membership at p */
+} test_rate;
+
+/* A kind's row: a field left out is 0. */
+typedef struct test_kind {
+    test_builder builder;
+    int sized_at_end; /* bloom_build(key, NULL, p, 'name') builds it: its repeats do not count */
+    test_rate rate;
+    const char *k_field;      /* of a kind whose rate is measured: the bloom_info field that
+                              ** stands for k, as a JSON path */
+    int insert_slack_percent; /* a benchmark that inserts n keys later builds it for that much
+                              ** more than n, so that they find room (it refuses keys when full) */
+    int bloom_layout;         /* 1: a layout of bloom_core, built by bloom_size and bloom_set and
+                              ** the layout a scalable filter's stages may have */
+    /* An empty filter of it for n keys at p, through the core, as bloom_build writes it (a
+    ** sketch: a conservative one of epsilon p / 10 and delta p, as cms_build writes it); from
+    ** calloc, NULL if it cannot be made; its length into *bytes. */
+    uint8_t *(*make_empty)(uint64_t n, double p, uint64_t *bytes);
+} test_kind;
+
+/* A zeroed BLOB of bytes_needed bytes, from calloc; its length into *bytes. */
+static uint8_t *test_zeroed(double bytes_needed, uint64_t *bytes) {
+    *bytes = (uint64_t)bytes_needed;
+    return calloc(*bytes, 1);
+}
+
+/* make_empty of a Bloom layout. */
+static uint8_t *test_empty_bloom(int layout, uint64_t n, double p, uint64_t *bytes) {
+    bloom_header h;
+    double bytes_needed;
+    uint8_t *blob = bloom_size(n, p, layout, &h, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        bloom_write_header(blob, &h);
+    }
+    return blob;
+}
+
+static uint8_t *test_empty_standard(uint64_t n, double p, uint64_t *bytes) {
+    return test_empty_bloom(BLOOM_LAYOUT_STANDARD, n, p, bytes);
+}
+
+static uint8_t *test_empty_blocked(uint64_t n, double p, uint64_t *bytes) {
+    return test_empty_bloom(BLOOM_LAYOUT_BLOCKED, n, p, bytes);
+}
+
+/* make_empty of the counting kind: a standard filter's sizing, a counter for each bit. */
+static uint8_t *test_empty_counting(uint64_t n, double p, uint64_t *bytes) {
+    bloom_header h;
+    double bytes_needed;
+    uint8_t *blob = bloom_size(n, p, BLOOM_LAYOUT_STANDARD, &h, &bytes_needed) == FILTER_OK
+                        ? test_zeroed((double)counting_blob_bytes(h.m), bytes)
+                        : NULL;
+    if (blob != NULL) {
+        h.layout = COUNTING_KIND;
+        counting_write_header(blob, &h);
+    }
+    return blob;
+}
+
+static uint8_t *test_empty_cuckoo(uint64_t n, double p, uint64_t *bytes) {
+    cuckoo_header h;
+    double bytes_needed;
+    uint8_t *blob =
+        cuckoo_size(n, p, &h, &bytes_needed) == FILTER_OK ? test_zeroed(bytes_needed, bytes) : NULL;
+    if (blob != NULL) {
+        cuckoo_write_header(blob, &h);
+    }
+    return blob;
+}
+
+/* make_empty of the scalable kind: one stage of the standard layout, the shipping ratios. */
+static uint8_t *test_empty_scalable(uint64_t n, double p, uint64_t *bytes) {
+    scalable_header h;
+    bloom_header first;
+    double bytes_needed;
+    uint8_t *blob = scalable_size(n, p, BLOOM_LAYOUT_STANDARD, SCALABLE_GROWTH, SCALABLE_TIGHTENING,
+                                  &h, &first, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        scalable_write_header(blob, &h);
+        bloom_write_header(blob + FILTER_HEADER_BYTES, &first);
+    }
+    return blob;
+}
+
+static uint8_t *test_empty_countmin(uint64_t n, double p, uint64_t *bytes) {
+    countmin_header h;
+    double bytes_needed;
+    (void)n; /* a sketch is sized by its error, not its keys */
+    uint8_t *blob = countmin_size(p / 10, p, COUNTMIN_CONSERVATIVE, &h, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        countmin_write_header(blob, &h);
+    }
+    return blob;
+}
+
+static const test_kind test_kinds[] = {
+    [BLOOM_LAYOUT_STANDARD - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                                   .sized_at_end = 1,
+                                   .rate = RATE_NEAR_P,
+                                   .k_field = "k",
+                                   .bloom_layout = 1,
+                                   .make_empty = test_empty_standard},
+    [BLOOM_LAYOUT_BLOCKED - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                                  .sized_at_end = 1,
+                                  .rate = RATE_NEAR_P,
+                                  .k_field = "k",
+                                  .bloom_layout = 1,
+                                  .make_empty = test_empty_blocked},
+    [COUNTING_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                           .rate = RATE_NEAR_P,
+                           .k_field = "k",
+                           .make_empty = test_empty_counting},
+    [CUCKOO_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                         .rate = RATE_AT_MOST_P,
+                         .k_field = "fingerprint_bits",
+                         .insert_slack_percent = 10,
+                         .make_empty = test_empty_cuckoo},
+    [SCALABLE_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                           .sized_at_end = 1,
+                           .rate = RATE_AT_MOST_P,
+                           .k_field = "stages[0].k",
+                           .make_empty = test_empty_scalable},
+    [COUNTMIN_KIND - 1] = {.builder = BUILT_BY_CMS_BUILD,
+                           .rate = RATE_UNMEASURED,
+                           .make_empty = test_empty_countmin},
+};
+_Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,
+               "tests/test_kinds.h needs a row for every kind of kind_list.h");
+
+/* The row of kind, an entry of the table of kinds. */
+static inline const test_kind *test_kind_of(const filter_kind *kind) {
+    return &test_kinds[kind->id - 1];
+}
+
+/* The n a test builds a filter of kind with to hold keys keys: keys, but a twentieth of them
+** for a kind that grows, so that it grows as they are added (a scalable filter, to 5 stages). */
+static inline uint64_t test_capacity(const filter_kind *kind, uint64_t keys) {
+    return filter_kind_can(kind, FILTER_GROWS) ? keys / 20 : keys;
+}
+
+#endif /* BLOOM_TEST_KINDS_H */
