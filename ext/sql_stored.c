@@ -97,6 +97,26 @@ static int stored_open_cell(stored_filter *s, const stored_target *t, sqlite3_in
     return 1;
 }
 
+/* How often stored_open checks a target whose schema changed under it before it gives up. */
+enum { STORED_ATTEMPTS = 3 };
+
+/* stored_open's steps but the last: the target found (checked), the cell's type checked and
+** the cell opened. 0 after setting the error. */
+static int stored_open_checked(stored_filter *s, sqlite3_value **argv, int writable,
+                               sqlite3_int64 rowid) {
+    s->target = target_find(s->ctx, s->func, argv, writable, rowid);
+    int ok = s->target != NULL && stored_check_cell(s->ctx, s->func, s->target, rowid);
+    if (ok) {
+        s->where = sqlite3_mprintf("%s.%s.%s, rowid %lld", s->target->schema, s->target->table,
+                                   s->target->column_arg, rowid);
+        if (s->where == NULL) {
+            sqlite3_result_error_nomem(s->ctx);
+            ok = 0;
+        }
+    }
+    return ok && stored_open_cell(s, s->target, rowid, writable);
+}
+
 int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, int writable,
                 stored_filter *s) {
     sqlite3_int64 rowid;
@@ -107,21 +127,28 @@ int stored_open(sqlite3_context *ctx, const char *func, sqlite3_value **argv, in
         return 0;
     }
     s->rowid = rowid;
-    s->target = target_find(ctx, func, argv, writable, rowid);
-    int ok = s->target != NULL && stored_check_cell(ctx, func, s->target, rowid);
-    if (ok) {
-        s->where = sqlite3_mprintf("%s.%s.%s, rowid %lld", s->target->schema, s->target->table,
-                                   s->target->column_arg, rowid);
-        if (s->where == NULL) {
-            sqlite3_result_error_nomem(ctx);
-            ok = 0;
+    for (int attempt = 1; attempt <= STORED_ATTEMPTS; attempt++) {
+        int unchanged =
+            stored_open_checked(s, argv, writable, rowid) ? target_unchanged(ctx, s->target) : -1;
+        if (unchanged == 1) {
+            return 1;
+        }
+        if (unchanged == 0) {
+            target_forget(ctx, s->target); /* the next attempt checks it again */
+        }
+        stored_close(s);
+        s->ctx = ctx;
+        s->func = func;
+        s->rowid = rowid;
+        if (unchanged < 0) {
+            return 0;
         }
     }
-    ok = ok && stored_open_cell(s, s->target, rowid, writable);
-    if (!ok) {
-        stored_close(s);
-    }
-    return ok;
+    sql_errorf(ctx,
+               "%s: the schema of %s changed while the call checked it, %d times over; run the "
+               "statement again",
+               func, (const char *)sqlite3_value_text(argv[0]), STORED_ATTEMPTS);
+    return 0;
 }
 
 /* The line of s that holds byte offset, read from the cell the first time. NULL when the read
@@ -255,8 +282,8 @@ int stored_commit(stored_filter *s) {
 static int stored_replace_cell(stored_filter *s, const uint8_t *blob, uint64_t bytes) {
     sqlite3 *db = sqlite3_context_db_handle(s->ctx);
     sqlite3_stmt *update = NULL;
-    sqlite3_blob_close(s->blob);
-    s->blob = NULL;
+    /* The cell stays open until the UPDATE has run (which expires it): its lock keeps the
+    ** schema stored_open checked. */
     if (!target_check_update(s->ctx, s->func, s->target, s->rowid)) {
         return 0;
     }
@@ -276,6 +303,8 @@ static int stored_replace_cell(stored_filter *s, const uint8_t *blob, uint64_t b
         sqlite3_result_error_code(s->ctx, rc);
     }
     sqlite3_finalize(update);
+    sqlite3_blob_close(s->blob);
+    s->blob = NULL;
     return rc == SQLITE_OK;
 }
 

@@ -21,6 +21,7 @@ static void target_free(void *p) {
     stored_target *t = p;
     if (t != NULL) {
         sqlite3_finalize(t->type_query);
+        sqlite3_finalize(t->version_query);
         sqlite3_free(t->table_arg);
         sqlite3_free(t->column_arg);
         sqlite3_free(t->schema);
@@ -202,7 +203,8 @@ typedef enum table_type {
     TABLE_VIRTUAL,       /* a virtual table */
     TABLE_VIEW,          /* a view */
     TABLE_WITHOUT_ROWID, /* a WITHOUT ROWID table */
-    TABLE_NO_ROWID       /* without a rowid, before SQLite 3.37, and not in sqlite_master */
+    TABLE_NO_ROWID,      /* without a rowid, before SQLite 3.37, and not in sqlite_master */
+    TABLE_UNLISTED       /* not in PRAGMA table_list: an eponymous virtual table, or hidden */
 } table_type;
 
 /* Runs q (bound, then finalized here), whose first row has the type of t's table as text in
@@ -217,7 +219,8 @@ static int target_read_type_row(sqlite3_context *ctx, const char *func, const st
         rc = SQLITE_NOMEM;
     } else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
         int no_rowid = rc == SQLITE_ROW && sqlite3_column_int(q, no_rowid_column);
-        *type = strcmp(name, "view") == 0      ? TABLE_VIEW
+        *type = rc == SQLITE_DONE              ? TABLE_UNLISTED
+                : strcmp(name, "view") == 0    ? TABLE_VIEW
                 : strcmp(name, "shadow") == 0  ? TABLE_SHADOW
                 : strcmp(name, "virtual") == 0 ? TABLE_VIRTUAL
                 : no_rowid                     ? TABLE_WITHOUT_ROWID
@@ -266,7 +269,7 @@ static int target_read_table_type(sqlite3_context *ctx, const char *func, const 
         sqlite3_bind_text(q, 1, t->table, -1, SQLITE_STATIC);
     }
     int ok = q != NULL && target_read_type_row(ctx, func, t, q, 0, 1, type);
-    *type = *type == TABLE_ORDINARY ? TABLE_NO_ROWID : *type; /* no row: it cannot tell */
+    *type = *type == TABLE_UNLISTED ? TABLE_NO_ROWID : *type; /* no row: it cannot tell */
     return ok;
 }
 
@@ -307,6 +310,11 @@ static int target_check_table(sqlite3_context *ctx, const char *func, stored_tar
                      t->schema, t->table);
     } else if (*type == TABLE_NO_ROWID) {
         target_error(ctx, func, t, SQLITE_ERROR, "%s.%s has no rowid", t->schema, t->table);
+    } else if (*type == TABLE_UNLISTED) {
+        target_error(ctx, func, t, SQLITE_ERROR,
+                     "PRAGMA table_list does not list %s.%s (an eponymous virtual table, or one "
+                     "an authorizer hides), so what kind of table it is cannot be told",
+                     t->schema, t->table);
     } else if (*type == TABLE_VIRTUAL) {
         target_refuse(ctx, func, t, rowid, "its table is a virtual table", 1);
     } else if (c.has_generated) {
@@ -497,6 +505,40 @@ static int target_keep(sqlite3_context *ctx, stored_target *t) {
     return 1;
 }
 
+/* The version of t's schema into *version, or -1 when it cannot be read (a schema that does not
+** exist: the checks say so), which no later reading equals. SQLITE_OK, or SQLITE_NOMEM. */
+static int target_read_version(sqlite3 *db, stored_target *t, sqlite3_int64 *version) {
+    int rc = SQLITE_OK;
+    *version = -1;
+    if (t->version_query == NULL) {
+        char *sql = sqlite3_mprintf("PRAGMA \"%w\".schema_version", t->schema);
+        rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &t->version_query, NULL);
+        sqlite3_free(sql);
+    }
+    if (t->version_query != NULL) {
+        rc = sqlite3_step(t->version_query);
+        *version = rc == SQLITE_ROW ? sqlite3_column_int64(t->version_query, 0) : -1;
+        rc = rc == SQLITE_ROW ? SQLITE_OK : sqlite3_reset(t->version_query);
+        sqlite3_reset(t->version_query);
+    }
+    return rc == SQLITE_NOMEM ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+int target_unchanged(sqlite3_context *ctx, stored_target *t) {
+    sqlite3_int64 version;
+    if (target_read_version(sqlite3_context_db_handle(ctx), t, &version) != SQLITE_OK) {
+        sqlite3_result_error_nomem(ctx);
+        return -1;
+    }
+    return version >= 0 && version == t->schema_version;
+}
+
+void target_forget(sqlite3_context *ctx, stored_target *t) {
+    if (sqlite3_get_auxdata(ctx, COLUMN_ARGUMENT) == t) {
+        sqlite3_set_auxdata(ctx, COLUMN_ARGUMENT, NULL, NULL); /* target_drop: dropped */
+    }
+}
+
 stored_target *target_find(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
                            int writable, sqlite3_int64 rowid) {
     const char *table = target_read_name(ctx, func, argv[TABLE_ARGUMENT], "table");
@@ -512,6 +554,12 @@ stored_target *target_find(sqlite3_context *ctx, const char *func, sqlite3_value
     }
     table_type type;
     t = target_new(ctx, table, column, writable);
+    if (t != NULL &&
+        target_read_version(sqlite3_context_db_handle(ctx), t, &t->schema_version) != SQLITE_OK) {
+        target_free(t);
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
     if (t != NULL && !(target_check_table(ctx, func, t, rowid, &type) &&
                        target_prepare_statements(ctx, func, t, rowid, type))) {
         target_free(t);

@@ -25,12 +25,14 @@ typedef struct stored_target {
     char *column_arg; /* COLUMN as given */
     char *schema;     /* TABLE's schema, "main" when it names none */
     char *table;
-    const char *rowid;        /* a name of the rowid that no column hides */
-    int writable;             /* checked for a writer */
-    int in_use;               /* a call uses it: the auxdata destructor leaves it */
-    int dropped;              /* SQLite dropped it while in use: target_release frees it */
-    sqlite3_stmt *type_query; /* SELECT typeof(column) ... WHERE rowid = ?1 */
-    char *update_sql;         /* a writer's: UPDATE ... SET column = ?2 WHERE rowid = ?1 */
+    const char *rowid;            /* a name of the rowid that no column hides */
+    int writable;                 /* checked for a writer */
+    int in_use;                   /* a call uses it: the auxdata destructor leaves it */
+    int dropped;                  /* SQLite dropped it while in use: target_release frees it */
+    sqlite3_stmt *type_query;     /* SELECT typeof(column) ... WHERE rowid = ?1 */
+    sqlite3_stmt *version_query;  /* PRAGMA schema.schema_version */
+    sqlite3_int64 schema_version; /* the schema's, read before the checks */
+    char *update_sql;             /* a writer's: UPDATE ... SET column = ?2 WHERE rowid = ?1 */
 } stored_target;
 
 /* The target that func's arguments TABLE and COLUMN (argv[0..1]) name, checked for a writer
@@ -45,6 +47,16 @@ stored_target *target_find(sqlite3_context *ctx, const char *func, sqlite3_value
 ** setting the error. */
 int target_check_update(sqlite3_context *ctx, const char *func, const stored_target *t,
                         sqlite3_int64 rowid);
+
+/* Whether t's checks still hold: the schema's version is the one they were made under (another
+** connection may have changed the schema since, between two calls of a statement that holds no
+** lock, or between the checks and the cell's opening). Called with the cell open, whose lock
+** keeps the schema as it is until it closes. 1 when it is, 0 when it changed (or cannot be
+** read), -1 after setting NOMEM. */
+int target_unchanged(sqlite3_context *ctx, stored_target *t);
+
+/* Drops the statement's t (from target_find), so that the next target_find checks again. */
+void target_forget(sqlite3_context *ctx, stored_target *t);
 
 /* Ends a call's use of t (from target_find; NULL does nothing). */
 void target_release(stored_target *t);

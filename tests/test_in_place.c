@@ -1231,6 +1231,97 @@ static void test_growth_while_scanning(void) {
     sqlite3_close(db);
 }
 
+/* Ignores PRAGMA table_list, as an authorizer may to hide the list of tables. */
+static int ignore_table_list(void *arg, int action, const char *a, const char *b,
+                             const char *schema, const char *trigger) {
+    (void)arg, (void)b, (void)schema, (void)trigger;
+    return action == SQLITE_PRAGMA && a != NULL && strcmp(a, "table_list") == 0 ? SQLITE_IGNORE
+                                                                                : SQLITE_OK;
+}
+
+/* Steps stmt once more: its second column as text, or "error N: message". */
+static const char *step_text(sqlite3 *db, sqlite3_stmt *stmt) {
+    static char out[512];
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+        snprintf(out, sizeof out, "%s", (const char *)sqlite3_column_text(stmt, 1));
+    } else {
+        snprintf(out, sizeof out, "error %d: %s", rc, sqlite3_errmsg(db));
+    }
+    return out;
+}
+
+/*
+** Another connection changes the schema while a statement that holds no lock (it reads no
+** table) calls a writer row by row: the checks made for the first row are made again, so a
+** trigger created since is refused, and a table rebuilt with a column called rowid that is not
+** its rowid is written at the rowid the call names, not at the row the stale name finds. And a
+** table PRAGMA table_list does not list (an authorizer hides it, or an eponymous virtual table)
+** is refused: whether it is a shadow table cannot be told.
+*/
+static void test_schema_changes(const char *scratch) {
+    char *path = sqlite3_mprintf("%s.schema_changes.db", scratch);
+    remove_database(path);
+    sqlite3 *a = open_db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    sqlite3 *b = open_db(path, SQLITE_OPEN_READWRITE);
+    const char *rows =
+        "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3) "
+        "SELECT i, bloom_add_in_place('t', 'f', 1, 'k' || i) FROM c";
+    sqlite3_stmt *stmt = NULL;
+
+    exec(a, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, f BLOB);"
+            "INSERT INTO t VALUES (1, 'x', bloom_empty(100, 0.01));"
+            "CREATE TABLE log(n INTEGER)");
+    CHECK(sqlite3_prepare_v2(a, rows, -1, &stmt, NULL) == SQLITE_OK);
+    CHECK_STR(step_text(a, stmt), "1");
+    exec(b, "CREATE TRIGGER t_f AFTER UPDATE OF f ON t BEGIN INSERT INTO log VALUES (1); END");
+    CHECK_STR(step_text(a, stmt),
+              "error 1: bloom_add_in_place: cannot write main.t.f in place: an UPDATE of it fires "
+              "a trigger, which a write in place would not; use UPDATE main.t SET f = "
+              "bloom_add(f, key) WHERE rowid = 1 instead");
+    sqlite3_finalize(stmt);
+    CHECK_STR(run(a, "SELECT bloom_might_contain(f, 'k1') || bloom_might_contain(f, 'k2') FROM t"),
+              "10");
+    CHECK_STR(run(a, "SELECT count(*) FROM log"), "0");
+    CHECK_STR(run(a, "PRAGMA integrity_check"), "ok");
+
+    exec(a, "DROP TABLE t; CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, f BLOB);"
+            "INSERT INTO t VALUES (1, 'x', bloom_empty(100, 0.01, 'scalable'))");
+    CHECK(sqlite3_prepare_v2(a, rows, -1, &stmt, NULL) == SQLITE_OK);
+    CHECK_STR(step_text(a, stmt), "1");
+    exec(b, "DROP TABLE t; CREATE TABLE t(rowid INTEGER, name TEXT, f BLOB);"
+            "INSERT INTO t(_rowid_, rowid, name, f) VALUES"
+            " (1, 2, 'x', bloom_add(bloom_add(bloom_empty(2, 0.01, 'scalable'), 'a'), 'b')),"
+            " (2, 1, 'y', bloom_add(bloom_empty(100, 0.01, 'scalable'), 'secret'))");
+    CHECK_STR(step_text(a, stmt), "1"); /* grows the filter of _rowid_ 1 */
+    CHECK_STR(step_text(a, stmt), "1");
+    sqlite3_finalize(stmt);
+    CHECK_STR(run(a, "SELECT group_concat(bloom_might_contain(f, 'k2') || "
+                     "bloom_might_contain(f, 'secret') || bloom_might_contain(f, 'a'), ' ') "
+                     "FROM (SELECT f FROM t ORDER BY _rowid_)"),
+              "101 010");
+    CHECK_STR(run(a, "PRAGMA integrity_check"), "ok");
+
+    exec(a, "CREATE VIRTUAL TABLE ft USING fts5(c0);"
+            "INSERT INTO ft VALUES (bloom_empty(10, 0.01))");
+    sqlite3_db_config(a, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_set_authorizer(a, ignore_table_list, NULL);
+    CHECK_STR(run(a, "SELECT bloom_add_in_place('ft_content', 'c0', 1, 'x')"),
+              "error 1: bloom_add_in_place: cannot update main.ft_content.c0: PRAGMA table_list "
+              "does not list main.ft_content (an eponymous virtual table, or one an authorizer "
+              "hides), so what kind of table it is cannot be told");
+    sqlite3_set_authorizer(a, NULL, NULL);
+    sqlite3_db_config(a, SQLITE_DBCONFIG_DEFENSIVE, 0, NULL);
+    CHECK_STR(run(a, "SELECT bloom_might_contain_in_place('json_each', 'value', 1, 'x')"),
+              "error 1: bloom_might_contain_in_place: cannot read main.json_each.value: PRAGMA "
+              "table_list does not list main.json_each (an eponymous virtual table, or one an "
+              "authorizer hides), so what kind of table it is cannot be told");
+    sqlite3_close(b);
+    sqlite3_close(a);
+    remove_database(path);
+    sqlite3_free(path);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s EXTENSION SCRATCH\n", argv[0]);
@@ -1246,6 +1337,7 @@ int main(int argc, char **argv) {
     test_out_of_memory(argv[2]);
     test_pages_written(argv[2]);
     test_growth_while_scanning();
+    test_schema_changes(argv[2]);
     CHECK_U64(sqlite3_memory_used(), 0);
     return check_report("test_in_place");
 }
