@@ -108,21 +108,44 @@ static void target_error(sqlite3_context *ctx, const char *func, const stored_ta
     }
 }
 
+/* Appends name as SQL names it: as it is when it is a plain identifier and no keyword, else in
+** double quotes. */
+static void target_append_name(sqlite3_str *s, const char *name) {
+    size_t plain = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+    if (name[0] != '\0' && plain == strlen(name) && !(name[0] >= '0' && name[0] <= '9') &&
+        !sqlite3_keyword_check(name, (int)plain)) {
+        sqlite3_str_appendall(s, name);
+    } else {
+        sqlite3_str_appendf(s, "\"%w\"", name);
+    }
+}
+
 /* Appends what to do instead of func on t at rowid, with the function on a BLOB value: "; use
 ** UPDATE s.t SET c = bloom_add(c, key) WHERE rowid = R instead" (a writer), or the SELECT of
-** the reader's answer; the rowid by the name no column hides. */
+** the reader's answer; the names quoted where SQL needs it, the rowid by the name no column
+** hides. */
 static void target_append_instead(sqlite3_str *s, const char *func, const stored_target *t,
                                   sqlite3_int64 rowid) {
     int name = (int)(strlen(func) - strlen("_in_place"));
     const char *rowid_name = t->rowid != NULL ? t->rowid : target_rowid_names[0];
-    if (t->writable) {
-        sqlite3_str_appendf(s, "; use UPDATE %s.%s SET %s = %.*s(%s, key) WHERE %s = %lld instead",
-                            t->schema, t->table, t->column_arg, name, func, t->column_arg,
-                            rowid_name, rowid);
-    } else {
-        sqlite3_str_appendf(s, "; use SELECT %.*s(%s, key) FROM %s.%s WHERE %s = %lld instead",
-                            name, func, t->column_arg, t->schema, t->table, rowid_name, rowid);
+    const char *arguments = strcmp(func, "cms_add_in_place") == 0 ? "key, count" : "key";
+    sqlite3_str_appendall(s, t->writable ? "; use UPDATE " : "; use SELECT ");
+    if (!t->writable) {
+        sqlite3_str_appendf(s, "%.*s(", name, func);
+        target_append_name(s, t->column_arg);
+        sqlite3_str_appendf(s, ", %s) FROM ", arguments);
     }
+    target_append_name(s, t->schema);
+    sqlite3_str_appendchar(s, 1, '.');
+    target_append_name(s, t->table);
+    if (t->writable) {
+        sqlite3_str_appendall(s, " SET ");
+        target_append_name(s, t->column_arg);
+        sqlite3_str_appendf(s, " = %.*s(", name, func);
+        target_append_name(s, t->column_arg);
+        sqlite3_str_appendf(s, ", %s)", arguments);
+    }
+    sqlite3_str_appendf(s, " WHERE %s = %lld instead", rowid_name, rowid);
 }
 
 /* Sets the error of a table that func cannot work on in place: the reason, then what to do

@@ -138,7 +138,7 @@ SELECT bloom_add_in_place('constrained', 'f', 1, 'allowed');
 SELECT bloom_remove_in_place('constrained', 'f', 1, 'allowed');
 -- error: bloom_remove_in_place: cannot write main.constrained.f in place: an UPDATE of it checks the CHECK constraint no_forbidden, which a write in place would pass by; use UPDATE main.constrained SET f = bloom_remove(f, key) WHERE rowid = 1 instead
 SELECT cms_add_in_place('constrained', 'f', 2, 'forbidden');
--- error: cms_add_in_place: cannot write main.constrained.f in place: an UPDATE of it checks the CHECK constraint no_forbidden, which a write in place would pass by; use UPDATE main.constrained SET f = cms_add(f, key) WHERE rowid = 2 instead
+-- error: cms_add_in_place: cannot write main.constrained.f in place: an UPDATE of it checks the CHECK constraint no_forbidden, which a write in place would pass by; use UPDATE main.constrained SET f = cms_add(f, key, count) WHERE rowid = 2 instead
 -- The UPDATE it points to obeys the constraint; the probes read as before.
 UPDATE constrained SET f = bloom_add(f, 'forbidden') WHERE rowid = 1;
 -- error CONSTRAINT: CHECK constraint failed: no_forbidden
@@ -174,7 +174,7 @@ SELECT bloom_add_in_place('indexed_other', 'f', 1, 'x');
 CREATE TABLE indexed(id INTEGER PRIMARY KEY, f BLOB UNIQUE);
 INSERT INTO indexed VALUES (1, bloom_empty(100, 0.01));
 SELECT bloom_add_in_place('indexed', 'f', 1, 'x');
--- error: bloom_add_in_place: cannot write main.indexed.f in place: an UPDATE of it updates an index that depends on it, which a write in place would not; use UPDATE main.indexed SET f = bloom_add(f, key) WHERE rowid = 1 instead
+-- error: bloom_add_in_place: cannot write main.indexed.f in place: an UPDATE of it updates an index that depends on it, which a write in place would not; use UPDATE main."indexed" SET f = bloom_add(f, key) WHERE rowid = 1 instead
 
 -- Triggers: one an UPDATE of the column fires (in the table's schema or TEMP) refuses the
 -- writers; one on another column does not.
