@@ -13,6 +13,7 @@
 #include "countmin_functions.h"
 #include "filter_functions.h"
 #include "in_place_functions.h"
+#include "live_table.h"
 #include "sql_function.h"
 #include "sqlite_bloom.h"
 
@@ -115,5 +116,10 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
             return rc;
         }
     }
-    return SQLITE_OK;
+    int rc = live_table_register(db);
+    if (rc != SQLITE_OK && pzErrMsg != NULL) {
+        *pzErrMsg =
+            sqlite3_mprintf("bloom: cannot register the module bloom: %s", sqlite3_errmsg(db));
+    }
+    return rc;
 }

@@ -1,6 +1,11 @@
 /*
 ** sql_memory.c: advice on memory the extension allocates. See sql_memory.h.
 */
+/* madvise and MADV_HUGEPAGE, which the strict -std=c11 of the build hides without it. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE
+#endif
+
 #include "sql_memory.h"
 
 #if defined(__linux__)

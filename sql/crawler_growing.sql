@@ -6,9 +6,9 @@
 -- new page looks seen more and more often, and the crawler skips most of the web it was
 -- meant to find. A 'scalable' filter grows a stage at a time and keeps its rate at 1 %.
 --
--- The stream of links is replayed in order; a trigger keeps both filters in a table with
--- bloom_add_in_place, which answers 1 for a link that was certainly not seen (then it is
--- fetched) and adds it. The exact answer is a table of fetched pages.
+-- The stream of links is replayed in order. A trigger fetches a link's page when the filter
+-- says it was certainly not seen; the filter is a live table, and a trigger on the table of
+-- fetched pages adds each page to it. The exact answer is a table of distinct pages.
 -- Run: sqlite3 :memory: -cmd ".load build/bloom" < sql/crawler_growing.sql
 .headers on
 .mode column
@@ -26,19 +26,24 @@ INSERT INTO links
 SELECT t, 'https://www.site' || (page % 97) || '.example/page/' || page || '.html'
 FROM (SELECT t, 1 + (x >> 8) % (1 + t * 4 / 5) AS page FROM lcg);
 
--- The filters, both for the guess of 1,000 pages at 1 %.
-CREATE TABLE seen_filters(id INTEGER PRIMARY KEY CHECK (id = 1), scalable BLOB, fixed BLOB);
-INSERT INTO seen_filters
-VALUES (1, bloom_empty(1000, 0.01, 'scalable'), bloom_empty(1000, 0.01, 'standard'));
+-- The filters, both for the guess of 1,000 pages at 1 %, and the pages each crawl fetched.
+CREATE VIRTUAL TABLE seen_scalable USING bloom(kind = 'scalable', n = 1000, p = 0.01);
+CREATE VIRTUAL TABLE seen_fixed USING bloom(kind = 'standard', n = 1000, p = 0.01);
 CREATE TABLE fetched_scalable(t INTEGER PRIMARY KEY, url TEXT);
 CREATE TABLE fetched_fixed(t INTEGER PRIMARY KEY, url TEXT);
+CREATE TRIGGER fetched_scalable_seen AFTER INSERT ON fetched_scalable BEGIN
+  INSERT INTO seen_scalable(key) VALUES (NEW.url);
+END;
+CREATE TRIGGER fetched_fixed_seen AFTER INSERT ON fetched_fixed BEGIN
+  INSERT INTO seen_fixed(key) VALUES (NEW.url);
+END;
 
 CREATE TABLE replay(t INTEGER PRIMARY KEY, url TEXT);
 CREATE TRIGGER crawl AFTER INSERT ON replay BEGIN
-  INSERT INTO fetched_scalable
-  SELECT NEW.t, NEW.url WHERE bloom_add_in_place('seen_filters', 'scalable', 1, NEW.url) = 1;
-  INSERT INTO fetched_fixed
-  SELECT NEW.t, NEW.url WHERE bloom_add_in_place('seen_filters', 'fixed', 1, NEW.url) = 1;
+  INSERT INTO fetched_scalable SELECT NEW.t, NEW.url
+  WHERE NOT EXISTS (SELECT 1 FROM seen_scalable WHERE key = NEW.url);
+  INSERT INTO fetched_fixed SELECT NEW.t, NEW.url
+  WHERE NOT EXISTS (SELECT 1 FROM seen_fixed WHERE key = NEW.url);
 END;
 BEGIN;
 INSERT INTO replay SELECT * FROM links ORDER BY t;
@@ -59,18 +64,17 @@ SELECT 'scalable, n = 1,000' AS filter, count(*) AS fetched,
        printf('%.2f %%', 100.0 * ((SELECT count(*) FROM pages) - count(DISTINCT url))
                          / (SELECT count(*) FROM pages)) AS of_pages,
        count(*) - count(DISTINCT url) AS fetched_twice,
-       (SELECT length(scalable) FROM seen_filters) AS bytes
+       (SELECT length(filter) FROM seen_scalable) AS bytes
 FROM fetched_scalable
 UNION ALL
 SELECT 'standard, n = 1,000', count(*), (SELECT count(*) FROM pages) - count(DISTINCT url),
        printf('%.2f %%', 100.0 * ((SELECT count(*) FROM pages) - count(DISTINCT url))
                          / (SELECT count(*) FROM pages)),
-       count(*) - count(DISTINCT url), (SELECT length(fixed) FROM seen_filters)
+       count(*) - count(DISTINCT url), (SELECT length(filter) FROM seen_fixed)
 FROM fetched_fixed
 UNION ALL
 SELECT 'standard, n = final count', NULL, NULL, NULL, NULL,
-       length(bloom_empty((SELECT count(*) FROM pages), 0.01))
-FROM seen_filters;
+       length(bloom_empty((SELECT count(*) FROM pages), 0.01));
 
 .print ''
 SELECT json_extract(i, '$.stage_count') AS stages, json_extract(i, '$.capacity') AS capacity,
@@ -78,7 +82,7 @@ SELECT json_extract(i, '$.stage_count') AS stages, json_extract(i, '$.capacity')
        printf('%.3f %%', 100 * json_extract(i, '$.estimated_fp_rate')) AS rate_now,
        (SELECT group_concat(json_extract(s.value, '$.n'), ', ')
         FROM json_each(i, '$.stages') AS s) AS stage_capacities
-FROM (SELECT bloom_info(scalable) AS i FROM seen_filters);
+FROM (SELECT bloom_info(filter) AS i FROM seen_scalable);
 
 -- Every page fetched by the scalable filter's crawl was fetched at its first link, once; every
 -- page it skipped was taken for seen at its first link (a false positive), and the filter
@@ -90,7 +94,8 @@ SELECT 'check: ' || CASE
   WHEN (SELECT count(*) FROM fetched_scalable f JOIN pages p USING (url) WHERE f.t = p.first_t)
        = (SELECT count(*) FROM fetched_scalable)
    AND (SELECT count(*) - count(DISTINCT url) FROM fetched_scalable) = 0
-   AND (SELECT sum(bloom_might_contain(scalable, url)) FROM fetched_scalable, seen_filters)
+   AND (SELECT count(*) FROM fetched_scalable f
+        WHERE EXISTS (SELECT 1 FROM seen_scalable WHERE key = f.url))
        = (SELECT count(*) FROM fetched_scalable)
    AND (SELECT count(*) - count(DISTINCT url) FROM fetched_fixed) = 0
   THEN 'ok: no page fetched twice; every fetched page still probes 1; the skipped ones are false positives'

@@ -7,7 +7,8 @@
 -- "doorkeeper") remembers them in a few bits each. A false positive admits an object on
 -- its first request, which is the cost of caching without a doorkeeper, and rare.
 --
--- The request log is replayed in order, the doorkeeper kept in a table by a trigger.
+-- The request log is replayed in order; the doorkeeper is a live table, which a trigger
+-- asks and adds to at each request.
 -- Run: sqlite3 :memory: -cmd ".load build/bloom" < sql/one_hit_wonders.sql
 .headers on
 .mode column
@@ -29,18 +30,17 @@ INSERT INTO requests
 SELECT t, '/objects/' || o || '.bin', 1024 * (1 + (o * 2654435761) % 4294967296 % 1024) FROM pick;
 
 -- The doorkeeper: a filter of objects requested before, sized for 60,000 objects at 1 %.
-CREATE TABLE doorkeeper(id INTEGER PRIMARY KEY CHECK (id = 1), filter BLOB NOT NULL);
-INSERT INTO doorkeeper SELECT 1, bloom_build(NULL, 60000, 0.01);
+CREATE VIRTUAL TABLE doorkeeper USING bloom(n = 60000, p = 0.01);
 CREATE TABLE cache(object TEXT PRIMARY KEY, bytes INTEGER, admitted_at INTEGER) WITHOUT ROWID;
 
 -- Replaying a request: admit its object if the doorkeeper has seen it, else remember it.
 CREATE TABLE replay(t INTEGER PRIMARY KEY, object TEXT, bytes INTEGER);
 CREATE TRIGGER doorkeeper_admits AFTER INSERT ON replay BEGIN
   INSERT OR IGNORE INTO cache
-  SELECT NEW.object, NEW.bytes, NEW.t FROM doorkeeper
-  WHERE bloom_might_contain(filter, NEW.object);
-  UPDATE doorkeeper SET filter = bloom_add(filter, NEW.object)
-  WHERE NOT bloom_might_contain(filter, NEW.object);
+  SELECT NEW.object, NEW.bytes, NEW.t
+  WHERE EXISTS (SELECT 1 FROM doorkeeper WHERE key = NEW.object);
+  INSERT INTO doorkeeper(key)
+  SELECT NEW.object WHERE NOT EXISTS (SELECT 1 FROM doorkeeper WHERE key = NEW.object);
 END;
 INSERT INTO replay SELECT * FROM requests ORDER BY t;
 

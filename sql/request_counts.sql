@@ -6,8 +6,8 @@
 -- truth and, with probability 99 %, at most epsilon times the requests of the day more. So
 -- it can admit an object on its third request, which keeps out the objects requested twice
 -- as well, and it finds the heavy hitters of the day as they happen: the objects requested
--- 25 times or more. One sketch a day, in a table, kept by a trigger with cms_add_in_place,
--- which writes the object's 5 counters and returns its new estimate.
+-- 25 times or more. One sketch a day, by name in a live table: a trigger adds each request
+-- to it, writing the object's 5 counters, and reads the object's new estimate back.
 --
 -- Size it for the smallest count it must tell apart: admitting on the third request needs
 -- errors below 1, so epsilon times the day's requests (10 here) must be small, and the
@@ -34,21 +34,25 @@ SELECT t, '/objects/' || o || '.bin', 1024 * (1 + (o * 2654435761) % 4294967296 
 
 -- The day's sketch: epsilon = 0.0001, so an estimate is at most 10 requests above the truth
 -- with probability 1 - delta = 99 %; the conservative update makes the errors smaller still.
-CREATE TABLE daily_counts(day TEXT PRIMARY KEY,
-                          sketch BLOB NOT NULL DEFAULT (cms_empty(0.0001, 0.01, 'conservative')),
-                          coarse BLOB NOT NULL DEFAULT (cms_empty(0.001, 0.01, 'conservative')));
-INSERT INTO daily_counts(day) VALUES ('2026-12-03');
+-- The coarse sketch beside it, in a table of its own: epsilon = 0.001.
+CREATE VIRTUAL TABLE daily_counts
+USING bloom(kind = 'countmin', epsilon = 0.0001, delta = 0.01, update = 'conservative');
+CREATE VIRTUAL TABLE daily_counts_coarse
+USING bloom(kind = 'countmin', epsilon = 0.001, delta = 0.01, update = 'conservative');
 CREATE TABLE cache(object TEXT PRIMARY KEY, bytes INTEGER, admitted_at INTEGER) WITHOUT ROWID;
 CREATE TABLE cache_coarse(object TEXT PRIMARY KEY, bytes INTEGER) WITHOUT ROWID;
 CREATE TABLE heavy_hitters(object TEXT PRIMARY KEY, found_at INTEGER) WITHOUT ROWID;
 
+-- Replaying a request: count it in both sketches, read the object's estimates back (count,
+-- for WHERE key = ?), and admit or flag the object by them.
 CREATE TABLE replay(t INTEGER PRIMARY KEY, object TEXT, bytes INTEGER);
 CREATE TABLE estimates(t INTEGER PRIMARY KEY, estimate INTEGER, coarse INTEGER);
 CREATE TRIGGER count_request AFTER INSERT ON replay BEGIN
+  INSERT INTO daily_counts(name, key) VALUES ('2026-12-03', NEW.object);
+  INSERT INTO daily_counts_coarse(name, key) VALUES ('2026-12-03', NEW.object);
   INSERT INTO estimates
-  SELECT NEW.t, cms_add_in_place('daily_counts', 'sketch', rowid, NEW.object),
-         cms_add_in_place('daily_counts', 'coarse', rowid, NEW.object)
-  FROM daily_counts WHERE day = '2026-12-03';
+  SELECT NEW.t, (SELECT count FROM daily_counts WHERE name = '2026-12-03' AND key = NEW.object),
+         (SELECT count FROM daily_counts_coarse WHERE name = '2026-12-03' AND key = NEW.object);
   INSERT OR IGNORE INTO cache
   SELECT NEW.object, NEW.bytes, NEW.t FROM estimates WHERE t = NEW.t AND estimate >= 3;
   INSERT OR IGNORE INTO cache_coarse
@@ -69,8 +73,8 @@ SELECT object, t, row_number() OVER (PARTITION BY object ORDER BY t) AS n FROM r
 SELECT count(*) AS requests, (SELECT count(*) FROM exact) AS objects,
        (SELECT sum(requests = 1) FROM exact) AS requested_once,
        (SELECT sum(requests = 2) FROM exact) AS requested_twice,
-       (SELECT length(sketch) FROM daily_counts) AS sketch_bytes,
-       (SELECT length(coarse) FROM daily_counts) AS coarse_bytes
+       (SELECT length(filter) FROM daily_counts WHERE name = '2026-12-03') AS sketch_bytes,
+       (SELECT length(filter) FROM daily_counts_coarse WHERE name = '2026-12-03') AS coarse_bytes
 FROM requests;
 
 .print ''
@@ -127,6 +131,8 @@ SELECT 'check: ' || CASE
         WHERE n.n = 3 AND (c.admitted_at IS NULL OR c.admitted_at > n.t)) = 0
    AND (SELECT count(*) FROM nth n LEFT JOIN heavy_hitters h USING (object)
         WHERE n.n = 25 AND (h.found_at IS NULL OR h.found_at > n.t)) = 0
-   AND (SELECT count(*) FROM exact, daily_counts WHERE cms_count(sketch, object) < requests) = 0
+   AND (SELECT count(*) FROM exact e
+        WHERE coalesce((SELECT count FROM daily_counts WHERE name = '2026-12-03' AND key = e.object),
+                       0) < e.requests) = 0
   THEN 'ok: no estimate below the true count; every object requested 3 times was admitted by then'
   ELSE 'MISMATCH' END;

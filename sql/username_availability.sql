@@ -3,8 +3,9 @@
 -- A sign-up form checks every name a user types against 200,000 accounts. Almost every
 -- candidate is free, so almost every lookup finds nothing. A filter of the taken names
 -- answers "certainly free" for most candidates without touching the users table (or the
--- server that holds it); only a "maybe" goes on to the exact lookup.
--- Usernames are case-insensitive: build and probe with lower(), as the index uses NOCASE.
+-- server that holds it); only a "maybe" goes on to the exact lookup. The filter is a live
+-- table that a trigger keeps current as accounts sign up, so it never needs rebuilding.
+-- Usernames are case-insensitive: add and probe lower(), as the index uses NOCASE.
 --
 -- Run: sqlite3 :memory: -cmd ".load build/bloom" < sql/username_availability.sql
 .headers on
@@ -37,24 +38,29 @@ SELECT n, CASE WHEN (x >> 9) % 8 = 0 THEN upper(substr(f.name, 1, 1)) || substr(
           || CASE WHEN (x >> 10) % 1024 < 1001 THEN (x >> 10) % 1024 ELSE '' END
 FROM lcg JOIN firsts f ON f.i = 1 + (x >> 27) JOIN lasts l ON l.i = 1 + (x >> 22) % 32;
 
--- The first 200,000 draws sign up (a repeated name is refused by the NOCASE unique index);
--- the next 100,000 are candidates typed into the form.
+-- The filter of taken names, sized for the 200,000 accounts expected, at 1 %, and the
+-- trigger that adds each new account's name to it. (Accounts that are deleted or renamed need
+-- a kind that removes names: sql/usernames_taken_and_released.sql.)
+CREATE VIRTUAL TABLE taken USING bloom(n = 200000, p = 0.01);
 CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE);
+CREATE TRIGGER users_taken AFTER INSERT ON users BEGIN
+  INSERT INTO taken(key) VALUES (lower(NEW.username));
+END;
+
+-- The first 200,000 draws sign up (a repeated name is refused by the NOCASE unique index,
+-- and so never reaches the filter); the next 100,000 are candidates typed into the form.
 INSERT OR IGNORE INTO users(username) SELECT name FROM draws WHERE i <= 200000 ORDER BY i;
 CREATE TABLE candidates(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 INSERT INTO candidates(name) SELECT name FROM draws WHERE i > 200000 ORDER BY i;
 
--- The filter of taken names, sized for the names there are (n NULL), at 1 %.
-CREATE TABLE filters(name TEXT PRIMARY KEY, filter BLOB NOT NULL);
-INSERT INTO filters SELECT 'usernames', bloom_build(lower(username), NULL, 0.01) FROM users;
-.parameter set @taken "(SELECT filter FROM filters WHERE name = 'usernames')"
-
--- The answer: the filter first, the users table only when it says "maybe".
+-- The answer: the filter first (a probe of the live table by key), the users table only
+-- when it says "maybe".
 CREATE TABLE answer AS
-SELECT c.id, bloom_might_contain(@taken, lower(c.name)) AS maybe,
-       CASE WHEN bloom_might_contain(@taken, lower(c.name)) = 0 THEN 1
-            ELSE NOT EXISTS (SELECT 1 FROM users u WHERE u.username = c.name) END AS free
-FROM candidates c;
+SELECT id, maybe,
+       CASE WHEN maybe = 0 THEN 1
+            ELSE NOT EXISTS (SELECT 1 FROM users u WHERE u.username = name) END AS free
+FROM (SELECT c.id, c.name, EXISTS (SELECT 1 FROM taken WHERE key = lower(c.name)) AS maybe
+      FROM candidates c);
 
 -- The exact answer: a lookup for every candidate.
 CREATE TABLE exact AS
@@ -67,6 +73,8 @@ SELECT (SELECT count(*) FROM users) AS taken_names,
        (SELECT count(*) - sum(free) FROM exact) AS taken;
 
 .print ''
+-- The false-positive rate is below 1 %: the filter holds fewer names than the 200,000 it was
+-- sized for.
 SELECT (SELECT count(*) FROM answer WHERE maybe = 0) AS certainly_free_without_lookup,
        (SELECT printf('%.1f %%', 100.0 * sum(maybe = 0) / count(*)) FROM answer) AS lookups_saved,
        (SELECT count(*) FROM answer WHERE maybe = 1) AS lookups,
@@ -76,11 +84,25 @@ SELECT (SELECT count(*) FROM answer WHERE maybe = 0) AS certainly_free_without_l
          AS false_positive_rate;
 
 .print ''
+-- filter_bytes: the length of the filter's snapshot (SELECT filter), the BLOB that the live
+-- table keeps in page-sized rows.
 SELECT length(filter) AS filter_bytes,
        (SELECT sum(length(username)) FROM users) AS bytes_of_the_names,
        printf('%.1f', 1.0 * (SELECT sum(length(username)) FROM users) / length(filter))
          AS times_smaller
-FROM filters WHERE name = 'usernames';
+FROM taken;
+
+.print ''
+-- The filter follows the table: the first candidate it called certainly free signs up, and
+-- the next probe of that name says "maybe".
+CREATE TABLE signup AS
+SELECT 'before signing up' AS moment, c.name,
+       EXISTS (SELECT 1 FROM taken WHERE key = lower(c.name)) AS maybe_taken
+FROM candidates c JOIN answer a USING (id) WHERE a.maybe = 0 ORDER BY id LIMIT 1;
+INSERT INTO users(username) SELECT name FROM signup;
+INSERT INTO signup
+SELECT 'after', s.name, EXISTS (SELECT 1 FROM taken WHERE key = lower(s.name)) FROM signup s;
+SELECT * FROM signup;
 
 .print ''
 .mode list

@@ -1,33 +1,30 @@
 -- Use case: is this username taken, while accounts come and go?
 --
--- A service keeps the usernames in use in a cuckoo filter stored in a row, so that the sign-up
--- form can answer "certainly free" without a lookup. Accounts are created, deleted (their names
--- are released and may be taken again) and renamed: triggers keep the filter current in place,
--- adding and removing one name at a time and writing only the bytes that change. Usernames are
--- case-insensitive: the filter holds lower(username), as the index uses NOCASE.
+-- A service keeps the usernames in use in a cuckoo filter, so that the sign-up form can answer
+-- "certainly free" without a lookup. Accounts are created, deleted (their names are released
+-- and may be taken again) and renamed: the filter is a live table, and triggers keep it
+-- current, adding and removing one name at a time. Usernames are case-insensitive: the filter
+-- holds lower(username), as the index uses NOCASE.
 --
 -- Run: sqlite3 :memory: -cmd ".load build/bloom" < sql/usernames_taken_and_released.sql
 .headers on
 .mode column
 
 CREATE TABLE users(id INTEGER PRIMARY KEY, username TEXT NOT NULL UNIQUE COLLATE NOCASE);
-CREATE TABLE filters(name TEXT PRIMARY KEY, filter BLOB NOT NULL);
 -- Sized for 40,000 names in use at once, at 1 %.
-INSERT INTO filters VALUES ('usernames', bloom_empty(40000, 0.01, 'cuckoo'));
+CREATE VIRTUAL TABLE usernames USING bloom(kind = 'cuckoo', n = 40000, p = 0.01);
 
 CREATE TRIGGER users_created AFTER INSERT ON users BEGIN
-  SELECT bloom_add_in_place('filters', 'filter', (SELECT rowid FROM filters WHERE name = 'usernames'),
-                            lower(NEW.username));
+  INSERT INTO usernames(key) VALUES (lower(NEW.username));
 END;
+-- A name is removed only when its account goes or is renamed, so only names that were added
+-- are removed (removing one that was not could take away another name's fingerprint).
 CREATE TRIGGER users_deleted AFTER DELETE ON users BEGIN
-  SELECT bloom_remove_in_place('filters', 'filter', (SELECT rowid FROM filters WHERE name = 'usernames'),
-                               lower(OLD.username));
+  DELETE FROM usernames WHERE key = lower(OLD.username);
 END;
 CREATE TRIGGER users_renamed AFTER UPDATE OF username ON users BEGIN
-  SELECT bloom_remove_in_place('filters', 'filter', (SELECT rowid FROM filters WHERE name = 'usernames'),
-                               lower(OLD.username));
-  SELECT bloom_add_in_place('filters', 'filter', (SELECT rowid FROM filters WHERE name = 'usernames'),
-                            lower(NEW.username));
+  DELETE FROM usernames WHERE key = lower(OLD.username);
+  INSERT INTO usernames(key) VALUES (lower(NEW.username));
 END;
 
 -- 100,000 operations, interleaved: 60 % sign-ups, 25 % deletions, 15 % renames, drawn by a
@@ -71,26 +68,26 @@ SELECT (SELECT count(*) FROM queue) AS operations,
        (SELECT count(*) FROM touched WHERE name NOT IN (SELECT lower(username) FROM users))
          AS names_released;
 
--- The sign-up check, one name per statement as a form sends it, in place: it reads the
--- filter's header and the two buckets of the name, not the whole filter. Only a "maybe" goes
--- on to the users table.
+-- The sign-up check, one name per statement as a form sends it: a probe by key reads the rows
+-- that hold the name's two buckets, not the whole filter. Only a "maybe" goes on to the users
+-- table.
 .print ''
 WITH typed(name) AS (SELECT * FROM (SELECT upper(username) FROM users ORDER BY id LIMIT 3)
                     UNION ALL SELECT 'User' || i FROM (SELECT 1 AS i UNION ALL SELECT 2
                                                        UNION ALL SELECT 5))
-SELECT name AS typed, bloom_might_contain_in_place('filters', 'filter', 1, lower(name)) AS maybe_taken,
-       EXISTS (SELECT 1 FROM users WHERE username = name) AS taken
-FROM typed;
+SELECT t.name AS typed, EXISTS (SELECT 1 FROM usernames WHERE key = lower(t.name)) AS maybe_taken,
+       EXISTS (SELECT 1 FROM users WHERE username = t.name) AS taken
+FROM typed t;
 
 -- Every name in use probes 1 (no false negative); names released probe 0 again, but for false
 -- positives; names never used likewise.
 .print ''
 CREATE TABLE probes AS
 SELECT t.name, t.name IN (SELECT lower(username) FROM users) AS in_use,
-       bloom_might_contain_in_place('filters', 'filter', 1, t.name) AS maybe
+       EXISTS (SELECT 1 FROM usernames WHERE key = t.name) AS maybe
 FROM touched AS t
 UNION ALL
-SELECT 'guest' || i, 0, bloom_might_contain_in_place('filters', 'filter', 1, 'guest' || i)
+SELECT 'guest' || i, 0, EXISTS (SELECT 1 FROM usernames WHERE key = 'guest' || i)
 FROM (WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000)
       SELECT i FROM s);
 SELECT sum(in_use AND maybe = 0) AS false_negatives,
@@ -108,13 +105,13 @@ SELECT json_extract(bloom_info(filter), '$.keys_added') AS names_in_filter,
          AS model_rate,
        length(filter) AS filter_bytes,
        (SELECT sum(length(username)) FROM users) AS bytes_of_the_names
-FROM filters;
+FROM usernames;
 
 .print ''
 .mode list
 .headers off
 SELECT 'check: ' || CASE WHEN (SELECT sum(in_use AND maybe = 0) FROM probes) = 0
-                          AND (SELECT json_extract(bloom_info(filter), '$.keys_added') FROM filters)
+                          AND (SELECT json_extract(bloom_info(filter), '$.keys_added') FROM usernames)
                               = (SELECT count(*) FROM users)
                           AND (SELECT 1.0 * sum(in_use = 0 AND maybe = 1) / sum(in_use = 0)
                                FROM probes) <= 0.011

@@ -53,10 +53,10 @@
 static const struct {
     const char *name;
     int code;
-} result_codes[] = {{"ERROR", SQLITE_ERROR},      {"TOOBIG", SQLITE_TOOBIG},
-                    {"NOMEM", SQLITE_NOMEM},      {"CONSTRAINT", SQLITE_CONSTRAINT},
-                    {"RANGE", SQLITE_RANGE},      {"MISMATCH", SQLITE_MISMATCH},
-                    {"READONLY", SQLITE_READONLY}};
+} result_codes[] = {
+    {"ERROR", SQLITE_ERROR},           {"TOOBIG", SQLITE_TOOBIG}, {"NOMEM", SQLITE_NOMEM},
+    {"CONSTRAINT", SQLITE_CONSTRAINT}, {"RANGE", SQLITE_RANGE},   {"MISMATCH", SQLITE_MISMATCH},
+    {"READONLY", SQLITE_READONLY},     {"FULL", SQLITE_FULL},     {"CORRUPT", SQLITE_CORRUPT}};
 
 enum { MAX_PARAMS = 8 };
 

@@ -42,6 +42,7 @@
 
 #include "allocator.h"
 #include "check.h"
+#include "database.h"
 
 #include <stdlib.h>
 
@@ -113,25 +114,6 @@ static sqlite3 *open_memory(void) {
     return open_db(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 }
 
-/* Removes a database file and its journals. */
-static void remove_database(const char *path) {
-    static const char *suffixes[] = {"", "-journal", "-wal", "-shm"};
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-        char *name = sqlite3_mprintf("%s%s", path, suffixes[i]);
-        remove(name);
-        sqlite3_free(name);
-    }
-}
-
-/* Runs sql, which must succeed. */
-static void exec(sqlite3 *db, const char *sql) {
-    char *err = NULL;
-    if (!CHECK(sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK)) {
-        fprintf(stderr, "    %s\n    %s\n", sql, err ? err : "?");
-    }
-    sqlite3_free(err);
-}
-
 /* A BLOB copied into the C heap. */
 typedef struct bytes {
     unsigned char *data;
@@ -175,22 +157,8 @@ static const char *run_blob(sqlite3 *db, const char *sql, const bytes *blob) {
     if (rc == SQLITE_OK && blob != NULL) {
         rc = sqlite3_bind_blob(stmt, 1, blob->data, blob->length, SQLITE_STATIC);
     }
-    int first = 1;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (first) {
-            int type = sqlite3_column_type(stmt, 0);
-            if (type == SQLITE_NULL) {
-                snprintf(out, sizeof out, "NULL");
-            } else if (type == SQLITE_BLOB) {
-                snprintf(out, sizeof out, "blob(%d)", sqlite3_column_bytes(stmt, 0));
-            } else {
-                snprintf(out, sizeof out, "%s", (const char *)sqlite3_column_text(stmt, 0));
-            }
-        }
-        first = 0;
-        rc = SQLITE_OK;
-    }
-    if (rc != SQLITE_OK && rc != SQLITE_DONE) {
+    rc = step_to_end(stmt, rc, out, sizeof out);
+    if (rc != SQLITE_OK) {
         snprintf(out, sizeof out, "error %d: %s", rc, sqlite3_errmsg(db));
     }
     sqlite3_finalize(stmt);

@@ -1,8 +1,8 @@
 /*
 ** gen_corpus.c: writes the seed corpora of the fuzz targets.
 **
-** Usage: gen_corpus DIR, where DIR holds the directories fuzz_core, fuzz_sql and
-** fuzz_roundtrip. check_corpus.cmake runs it to check (or update) the committed
+** Usage: gen_corpus DIR, where DIR holds the directories fuzz_core, fuzz_sql,
+** fuzz_roundtrip and fuzz_live. check_corpus.cmake runs it to check (or update) the committed
 ** corpus/: every file there is written by this program, nothing is edited by hand.
 **
 ** fuzz_core gets filter BLOBs: valid ones of every kind (empty, with keys,
@@ -13,13 +13,16 @@
 ** every kind (the kinds bloom_build builds taken from the table of kinds and
 ** tests/test_kinds.h), and targets of the in-place functions. fuzz_roundtrip
 ** gets keys of every type under every form of bloom_build, with corruptions.
+** fuzz_live gets sequences of operations on a live table of every kind.
 */
 #include "../test_kinds.h"
 #include "filter_kinds.h"
 #include "fuzz_input.h"
+#include "fuzz_live.h"
 #include "kind_list.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1313,6 +1316,349 @@ static void write_roundtrip_corpus(const char *dir) {
     }
 }
 
+/* ---- fuzz_live ---- */
+
+/* fuzz_live's pools (fuzz_live.c): the keys 1, 2, 'k', x'6b', 1.0, -0.0, a 70-byte TEXT, NULL;
+** the names NULL, 'a', 'b', 7, '7', 2.5, '', x'61'; the counts NULL, 0, 1, 3, -1, 1.5, 2^63 - 1,
+** 2^62; the rates 0.5, 0.2, 0.1, 0.01, 0.001, 1e-05, 1.5, '0.01'. */
+enum { KEY_1, KEY_2, KEY_K, KEY_K_BLOB, KEY_1_REAL, KEY_MINUS_0, KEY_LONG, KEY_NULL };
+enum { NAME_NULL, NAME_A, NAME_B, NAME_7, NAME_7_TEXT, NAME_2_5, NAME_EMPTY, NAME_BLOB };
+enum { COUNT_NULL, COUNT_0, COUNT_1, COUNT_3, COUNT_MINUS_1, COUNT_1_5, COUNT_MAX, COUNT_2_62 };
+enum { P_HALF, P_0_2, P_0_1, P_0_01, P_0_001, P_1E_5, P_1_5, P_TEXT };
+
+/* fuzz_live's configuration byte: page size index (512, 1024, 4096, 65536), encoding (0 to 2),
+** length limit index (SQLite's, 1 MB, 20000, 5000), and flags (LIVE_RESERVE, LIVE_LAZY). */
+static unsigned live_configuration(unsigned page, unsigned encoding, unsigned limit,
+                                   unsigned flags) {
+    return page | encoding << LIVE_ENCODING_SHIFT | limit << LIVE_LIMIT_SHIFT | flags;
+}
+
+/* Appends a live table's parameters: the kind choice (with flags), n and p's index; for a sketch
+** (LIVE_COUNTMIN), rate holds the indexes of epsilon and delta and update's (2 bits each). */
+static void put_live_parameters(seed *s, unsigned choice, unsigned n, unsigned rate) {
+    put_u8(s, choice);
+    put_u16(s, n - 1);
+    put_u8(s, rate);
+}
+
+/* Appends fuzz_live operation op with its operand bytes (a count of them, then each). */
+static void put_live_op(seed *s, unsigned op, int count, ...) {
+    va_list operands;
+    put_u8(s, op);
+    va_start(operands, count);
+    for (int i = 0; i < count; i++) {
+        put_u8(s, (unsigned)va_arg(operands, int));
+    }
+    va_end(operands);
+}
+
+/* Appends LIVE_LOAD of a BLOB (a fuzz value) as the filter called name. */
+static void put_live_load_blob(seed *s, unsigned conflict, unsigned name, const void *bytes,
+                               size_t size) {
+    put_live_op(s, LIVE_LOAD, 3, conflict, name, LIVE_SOURCE_VALUE);
+    put_string(s, FUZZ_BLOB, bytes, size);
+}
+
+/* Appends LIVE_LOAD of a BLOB that bloom_build (cms_build) makes of keys integers, for a table
+** of the parameters choice, n and rate. */
+static void put_live_load_built(seed *s, unsigned conflict, unsigned name, unsigned choice,
+                                unsigned n, unsigned rate, unsigned keys) {
+    put_live_op(s, LIVE_LOAD, 3, conflict, name, LIVE_SOURCE_BUILT);
+    put_live_parameters(s, choice, n, rate);
+    put_u8(s, keys - 1);
+}
+
+/* Appends the operations every kind's seed runs: adds, a range, probes on both connections,
+** removes (an error for the kinds that cannot), snapshots and the integrity check. */
+static void put_live_kind_ops(seed *s) {
+    put_live_op(s, LIVE_ADD, 2, NAME_A, KEY_1);
+    put_live_op(s, LIVE_ADD, 2, NAME_B, KEY_K);
+    put_live_op(s, LIVE_ADD_RANGE, 3, NAME_A, 0, 39);
+    put_live_op(s, LIVE_ADD_RANGE, 3, NAME_NULL, 1, 19);
+    put_live_op(s, LIVE_ADD_TWO, 4, NAME_7, KEY_K_BLOB, NAME_2_5, KEY_LONG);
+    put_live_op(s, LIVE_PROBE, 3, NAME_A, KEY_1, KEY_1_REAL);
+    put_live_op(s, LIVE_PROBE, 3, NAME_7_TEXT, KEY_K_BLOB, KEY_K);
+    put_live_op(s, LIVE_REMOVE, 2, NAME_A, KEY_1);
+    put_live_op(s, LIVE_REMOVE_EVERYWHERE, 1, KEY_K);
+    put_live_op(s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+    put_live_op(s, LIVE_PROBE | LIVE_SECOND, 3, NAME_B, KEY_K, KEY_2);
+    put_live_op(s, LIVE_INTEGRITY, 0);
+}
+
+/* fuzz_live: each kind a table makes, on small pages; transactions and savepoints; the second
+** connection's adds, removes and probes; loaded BLOBs (built, copied, changed, cut, and the
+** filters of fuzz_core, valid or not); full cuckoo filters, sketches and a scalable filter at
+** the length limit; DROP, CREATE (with refused arguments) and RENAME; names; encodings. */
+static void write_live_corpus(const char *dir, const filter *filters, size_t count) {
+    static const struct {
+        const char *name;
+        unsigned choice, n, rate;
+    } kinds[] = {
+        {"standard", LIVE_STANDARD, 1000, P_0_01},
+        {"blocked", LIVE_BLOCKED, 1000, P_0_01},
+        {"counting", LIVE_COUNTING, 1000, P_0_01},
+        {"cuckoo", LIVE_CUCKOO, 1000, P_0_01},
+        {"scalable", LIVE_SCALABLE, 10, P_0_01},
+        {"countmin", LIVE_COUNTMIN, 1, 2 | 2 << 2 | 0 << 4},
+        {"default_kind", LIVE_DEFAULT_KIND, 500, P_0_1},
+        {"countmin_conservative_bare_kind", LIVE_COUNTMIN | LIVE_BARE_KIND, 1, 1 | 1 << 2 | 2 << 4},
+        {"cuckoo_bare_kind_reordered", LIVE_CUCKOO | LIVE_BARE_KIND | LIVE_REORDERED, 300, P_0_001},
+    };
+    char name[128];
+    seed s;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        s.size = 0;
+        put_u8(&s, live_configuration(0, 0, 0, 0));
+        put_live_parameters(&s, kinds[i].choice, kinds[i].n, kinds[i].rate);
+        put_live_kind_ops(&s);
+        snprintf(name, sizeof name, "%s", kinds[i].name);
+        write_file(dir, "fuzz_live", name, s.bytes, s.size);
+    }
+
+    /* A counting filter of some 130 chunks of 448 bytes, 1,280 keys added in one statement. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, LIVE_LAZY));
+    put_live_parameters(&s, LIVE_COUNTING, 2500, P_1E_5);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 0, 192 + 39);
+    put_live_op(&s, LIVE_REMOVE_EVERYWHERE, 1, KEY_1);
+    put_live_op(&s, LIVE_SNAPSHOT, 0);
+    put_live_op(&s, LIVE_INTEGRITY, 0);
+    write_file(dir, "fuzz_live", "counting_many_chunks", s.bytes, s.size);
+
+    /* Transactions: savepoints rolled back to and released, a transaction a savepoint begins and
+    ** its release commits, a rollback; the second connection locked out, then seeing the
+    ** commit. */
+    s.size = 0;
+    put_u8(&s, live_configuration(1, 0, 0, 0));
+    put_live_parameters(&s, LIVE_BLOCKED, 2000, P_0_01);
+    put_live_op(&s, LIVE_BEGIN, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
+    put_live_op(&s, LIVE_SAVEPOINT, 1, 0);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_A, 1, 30);
+    put_live_op(&s, LIVE_ADD, 2, NAME_B, KEY_K);
+    put_live_op(&s, LIVE_ROLLBACK_TO, 1, 0);
+    put_live_op(&s, LIVE_SAVEPOINT, 1, 1);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_2);
+    put_live_op(&s, LIVE_RELEASE, 1, 1);
+    put_live_op(&s, LIVE_PROBE | LIVE_SECOND, 3, NAME_A, KEY_1, KEY_2);
+    put_live_op(&s, LIVE_RELEASE, 1, 2);
+    put_live_op(&s, LIVE_COMMIT, 0);
+    put_live_op(&s, LIVE_PROBE | LIVE_SECOND, 3, NAME_A, KEY_1, KEY_2);
+    put_live_op(&s, LIVE_SAVEPOINT, 1, 2);
+    put_live_op(&s, LIVE_ADD, 2, NAME_7, KEY_LONG);
+    put_live_op(&s, LIVE_RELEASE, 1, 2);
+    put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_BEGIN, 0);
+    put_live_op(&s, LIVE_DROP_FILTER, 1, NAME_A);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_B, 2, 63);
+    put_live_op(&s, LIVE_ROLLBACK, 0);
+    put_live_op(&s, LIVE_COMMIT, 0);
+    put_live_op(&s, LIVE_BEGIN, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_EMPTY, KEY_MINUS_0);
+    write_file(dir, "fuzz_live", "transactions", s.bytes, s.size);
+
+    /* The second connection writes; the first's cache must see it. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, 0));
+    put_live_parameters(&s, LIVE_COUNTING, 800, P_0_01);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_K, KEY_1);
+    put_live_op(&s, LIVE_ADD | LIVE_SECOND, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_K, KEY_1);
+    put_live_op(&s, LIVE_ADD_RANGE | LIVE_SECOND, 3, NAME_B, 0, 50);
+    put_live_op(&s, LIVE_REMOVE_EVERYWHERE | LIVE_SECOND, 1, KEY_1);
+    put_live_op(&s, LIVE_SNAPSHOT, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_B, KEY_LONG);
+    put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+    write_file(dir, "fuzz_live", "second_connection", s.bytes, s.size);
+
+    /* A table of loaded filters: one built of every kind, keys added to them, a name in use
+    ** (an error, ignored, replaced), a copy, a byte changed, cut short and a byte longer. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, 0));
+    put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
+    put_live_load_built(&s, LIVE_ABORT, NAME_A, LIVE_STANDARD, 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_B, LIVE_BLOCKED, 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_7, LIVE_COUNTING, 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_2_5, LIVE_CUCKOO, 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_EMPTY, LIVE_SCALABLE, 10, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_NULL, LIVE_COUNTMIN, 1, 1 | 1 << 2, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_A, LIVE_STANDARD, 100, P_0_01, 5);
+    put_live_load_built(&s, LIVE_IGNORE, NAME_A, LIVE_STANDARD, 100, P_0_01, 5);
+    put_live_load_built(&s, LIVE_REPLACE, NAME_A, LIVE_COUNTING, 100, P_0_1, 5);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_3);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_EMPTY, 1, 63);
+    put_live_op(&s, LIVE_REMOVE_EVERYWHERE, 1, KEY_1);
+    put_live_op(&s, LIVE_REMOVE, 2, NAME_7, KEY_1);
+    put_live_op(&s, LIVE_LOAD, 4, LIVE_REPLACE, NAME_B, LIVE_SOURCE_COPY, 3);
+    put_live_op(&s, LIVE_LOAD, 6, LIVE_ABORT, NAME_7_TEXT, LIVE_SOURCE_FLIPPED, 0, 70, 0, 0x10);
+    put_live_op(&s, LIVE_LOAD, 6, LIVE_REPLACE, NAME_7_TEXT, LIVE_SOURCE_FLIPPED, 0, 8, 0, 0x01);
+    put_live_op(&s, LIVE_LOAD, 5, LIVE_REPLACE, NAME_B, LIVE_SOURCE_CUT, 1, 100, 0);
+    put_live_op(&s, LIVE_LOAD, 5, LIVE_REPLACE, NAME_B, LIVE_SOURCE_CUT, 1, 0xFF, 0xFF);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_K, KEY_1);
+    write_file(dir, "fuzz_live", "loads", s.bytes, s.size);
+
+    /* The filters of fuzz_core, loaded as fuzz values: valid ones take keys, the others are
+    ** refused. */
+    static const char *const loaded[] = {
+        "blocked_100_keys",
+        "counting_saturated",
+        "cuckoo_full",
+        "cuckoo_newer_writer_reserved",
+        "scalable_3_stages_full",
+        "scalable_blocked_stages",
+        "countmin_100_keys",
+        "countmin_total_max",
+        "standard_full",
+        "bad_magic",
+        "length_plus_1",
+        "scalable_stage_bad_magic",
+    };
+    for (size_t i = 0; i < sizeof loaded / sizeof loaded[0]; i++) {
+        const filter *f = find_filter(filters, count, loaded[i]);
+        s.size = 0;
+        put_u8(&s, live_configuration(i % 3, 0, 0, 0));
+        put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+        put_live_load_blob(&s, LIVE_ABORT, NAME_NULL, f->bytes, f->size);
+        put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_K);
+        put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_3);
+        put_live_op(&s, LIVE_PROBE, 3, NAME_NULL, KEY_K, KEY_1);
+        put_live_op(&s, LIVE_REMOVE, 2, NAME_NULL, KEY_K);
+        put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+        snprintf(name, sizeof name, "load_%s", loaded[i]);
+        write_file(dir, "fuzz_live", name, s.bytes, s.size);
+    }
+
+    /* A cuckoo filter for one key: a range finds no room (the statement undone), the same key
+    ** added until it has none, removed. */
+    s.size = 0;
+    put_u8(&s, live_configuration(2, 0, 0, 0));
+    put_live_parameters(&s, LIVE_CUCKOO, 1, P_0_01);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 0, 19);
+    for (int i = 0; i < 9; i++) {
+        put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_1);
+    }
+    put_live_op(&s, LIVE_REMOVE, 2, NAME_NULL, KEY_1);
+    put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_1_REAL);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_NULL, KEY_1, KEY_2);
+    write_file(dir, "fuzz_live", "cuckoo_no_room", s.bytes, s.size);
+
+    /* A scalable filter of n = 1 grown by ranges, up to the length limit of 5000 bytes and past
+    ** it (SQLITE_TOOBIG). */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 3, LIVE_LAZY));
+    put_live_parameters(&s, LIVE_SCALABLE, 1, P_0_01);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 0, 63);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 1, 192 + 7);
+    put_live_op(&s, LIVE_SNAPSHOT, 0);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 2, 255);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_NULL, KEY_1, KEY_2);
+    write_file(dir, "fuzz_live", "scalable_grows_to_limit", s.bytes, s.size);
+
+    /* Counts of a conservative sketch: whole numbers from 0, others refused, past the largest
+    ** total (no room); a count on a filter refused. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, 0));
+    put_live_parameters(&s, LIVE_COUNTMIN, 1, 1 | 2 << 2 | 2 << 4);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_3);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_0);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_MINUS_1);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_1_5);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_1, COUNT_2_62);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_2, COUNT_2_62);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_NULL, COUNT_MAX);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_NULL, KEY_K, KEY_1);
+    put_live_op(&s, LIVE_REMOVE_EVERYWHERE, 1, KEY_K);
+    put_live_load_built(&s, LIVE_ABORT, NAME_B, LIVE_BLOCKED, 100, P_0_01, 3);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_B, KEY_K, COUNT_3);
+    write_file(dir, "fuzz_live", "countmin_counts", s.bytes, s.size);
+
+    /* DROP TABLE, CREATE of other kinds, arguments CREATE refuses, ALTER TABLE RENAME. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, 0));
+    put_live_parameters(&s, LIVE_STANDARD | LIVE_MISPLACED, 100, P_0_01);
+    put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_1);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_BLOCKED, 100, P_1_5);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_BLOCKED, 100, P_TEXT);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_COUNTMIN | LIVE_MISPLACED, 1, 0);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_COUNTMIN, 1, 3 << 4);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_COUNTING, 300, P_0_01);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_STANDARD, 300, P_0_01);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_RENAME, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
+    put_live_op(&s, LIVE_PROBE | LIVE_SECOND, 3, NAME_A, KEY_K, KEY_1);
+    put_live_op(&s, LIVE_DROP_TABLE, 0);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_K, KEY_1);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_COUNTMIN, 1, 0);
+    put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_A, KEY_K, COUNT_3);
+    put_live_op(&s, LIVE_RENAME, 0);
+    put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_DROP_TABLE, 0);
+    put_live_op(&s, LIVE_CREATE, 0);
+    put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_ENSURE, 1, NAME_A);
+    write_file(dir, "fuzz_live", "create_drop_rename", s.bytes, s.size);
+
+    /* Names: made, numbers as their text, '' beside NULL, a BLOB refused; dropped one by one,
+    ** then all. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, 0));
+    put_live_parameters(&s, LIVE_BLOCKED, 100, P_0_01);
+    for (unsigned n = NAME_NULL; n <= NAME_BLOB; n++) {
+        put_live_op(&s, LIVE_ENSURE, 1, n);
+    }
+    put_live_op(&s, LIVE_ADD, 2, NAME_7_TEXT, KEY_K);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_7, KEY_K, KEY_1);
+    put_live_op(&s, LIVE_DROP_FILTER, 1, NAME_7);
+    put_live_op(&s, LIVE_DROP_FILTER, 1, NAME_BLOB);
+    put_live_op(&s, LIVE_DROP_FILTER, 1, NAME_EMPTY);
+    put_live_op(&s, LIVE_ADD, 2, NAME_2_5, KEY_K);
+    put_live_op(&s, LIVE_DROP_FILTER, 1, 0x80);
+    put_live_op(&s, LIVE_ADD, 2, NAME_B, KEY_K);
+    write_file(dir, "fuzz_live", "names", s.bytes, s.size);
+
+    /* Keys of fuzz values in UTF-16 databases, lazy, a page with reserved bytes; a scan that
+    ** removes the key from each filter it finds. */
+    for (unsigned encoding = 1; encoding <= 2; encoding++) {
+        s.size = 0;
+        put_u8(&s, live_configuration(encoding == 1 ? 2 : 0, encoding, encoding == 1 ? 1 : 3,
+                                      LIVE_LAZY | (encoding == 2 ? LIVE_RESERVE : 0)));
+        put_live_parameters(&s, LIVE_COUNTING, 400, P_0_01);
+        put_live_op(&s, LIVE_ADD, 1, NAME_A);
+        put_u8(&s, LIVE_NEW_KEY | KEY_2);
+        put_text(&s, "caf\xc3\xa9");
+        put_live_op(&s, LIVE_ADD, 1, NAME_B);
+        put_u8(&s, LIVE_NEW_KEY | KEY_1);
+        put_string(&s, FUZZ_TEXT16, "k\0e\0y\0", 6);
+        put_live_op(&s, LIVE_ADD, 2, NAME_B, KEY_2);
+        put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_2, KEY_1);
+        put_live_op(&s, LIVE_SCAN_CHANGE, 2, 1, KEY_2);
+        put_live_op(&s, LIVE_PROBE, 3, NAME_B, KEY_2, KEY_1);
+        put_live_op(&s, LIVE_SNAPSHOT, 0);
+        snprintf(name, sizeof name, "utf16%s_keys", encoding == 1 ? "le" : "be");
+        write_file(dir, "fuzz_live", name, s.bytes, s.size);
+    }
+
+    /* Pages of 65,536 bytes: every filter one chunk. */
+    s.size = 0;
+    put_u8(&s, live_configuration(3, 0, 0, 0));
+    put_live_parameters(&s, LIVE_STANDARD, 2500, P_1E_5);
+    put_live_kind_ops(&s);
+    write_file(dir, "fuzz_live", "page_65536", s.bytes, s.size);
+}
+
 int main(int argc, char **argv) {
     static filter filters[MAX_FILTERS];
     if (argc != 2) {
@@ -1325,5 +1671,6 @@ int main(int argc, char **argv) {
     }
     write_sql_corpus(argv[1], filters, count);
     write_roundtrip_corpus(argv[1]);
+    write_live_corpus(argv[1], filters, count);
     return 0;
 }

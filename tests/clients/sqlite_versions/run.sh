@@ -53,10 +53,10 @@ if stale "$workdir/sqlite3.o" "$amalgamation/sqlite3.h"; then
     # math functions, as Debian's and better-sqlite3's builds have them) and what a planner may
     # call a function from (STAT4).
     "$cc" -O1 -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_JSON1 -DSQLITE_ENABLE_MATH_FUNCTIONS \
-        -DSQLITE_ENABLE_STAT4 -DSQLITE_THREADSAFE=1 -c "$amalgamation/sqlite3.c" \
+        -DSQLITE_ENABLE_STAT4 -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_THREADSAFE=1 -c "$amalgamation/sqlite3.c" \
         -o "$workdir/sqlite3.o" || exit 1
 fi
-for program in sqltest test_in_place; do
+for program in sqltest test_in_place test_live; do
     if stale "$workdir/$program" "$tests/$program.c" || [ "$workdir/sqlite3.o" -nt "$workdir/$program" ]; then
         "$cc" -O1 -I"$amalgamation" -I"$tests" "$tests/$program.c" "$workdir/sqlite3.o" \
             -o "$workdir/$program" -ldl -lpthread -lm || exit 1
@@ -66,6 +66,7 @@ version=$(sed -n 's/^#define SQLITE_VERSION  *"\(.*\)"$/\1/p' "$amalgamation/sql
 echo "SQLite $version"
 failed=0
 "$workdir/test_in_place" "$extension" "$workdir/in_place" || failed=1
+"$workdir/test_live" "$extension" "$workdir/live" || failed=1
 for script in "$@"; do
     "$workdir/sqltest" "$extension" "$script" "$workdir/test.db" || failed=1
 done

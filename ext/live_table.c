@@ -1,0 +1,1384 @@
+/*
+** live_table.c: the bloom virtual table, a live filter (rule 26 (live
+** table)). Its filters live in live_store; this file is the module: its
+** arguments, its columns and its plans, and the kinds' operations through
+** each filter's filter_io.
+**
+** CREATE VIRTUAL TABLE t USING bloom(kind = K, n = N, p = P) (or, for the
+** count-min sketch, kind = 'countmin', epsilon = E, delta = D, update = U; or
+** no arguments, for filters loaded from BLOBs alone) declares
+**
+**     CREATE TABLE t(name TEXT, key HIDDEN, filter BLOB HIDDEN,
+**                    count INTEGER HIDDEN)
+**
+** 1. A row of t is a filter, by its name (NULL: the unnamed filter, which a
+**    table with one filter needs no name for); with key = V (or key IS V) in
+**    the query, a row is a filter that might hold V, which is then its key
+**    column.
+** 2. INSERT with a key adds it to the filter of that name, made from the
+**    table's arguments the first time; with a filter (a BLOB of a kind that
+**    probes in place) loads it as a new filter; with neither, makes sure the
+**    filter exists. A NULL key adds nothing. count adds that many to a
+**    sketch's key.
+** 3. DELETE of a row found by key removes the key from that filter (kinds that
+**    remove; an error naming the kind otherwise); of a row found without key
+**    drops the whole filter. UPDATE is refused.
+** 4. filter is the whole filter as a BLOB (its snapshot); count a sketch's
+**    estimate for the key. A query that reads key without key = V is refused:
+**    a filter cannot list its keys; so is key = V with a collation other than
+**    BINARY, which a filter of the keys' bytes cannot apply.
+*/
+#include "sql_api.h"
+
+#include "live_table.h"
+
+#include "countmin_core.h"
+#include "filter_kinds.h"
+#include "live_store.h"
+#include "sql_args.h"
+#include "sql_error.h"
+#include "sql_kind.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The columns, in the order of the declaration. */
+enum { COLUMN_NAME, COLUMN_KEY, COLUMN_FILTER, COLUMN_COUNT };
+
+static const char live_declaration[] =
+    "CREATE TABLE x(name TEXT, key HIDDEN, filter BLOB HIDDEN, count INTEGER HIDDEN)";
+
+/* A plan's idxNum: which constraints its arguments hold, in this order. */
+enum {
+    PLAN_KEY = 1,           /* key = ?: rows are the filters that might hold it */
+    PLAN_NAME_EQUALS = 2,   /* name = ?: a NULL matches nothing */
+    PLAN_NAME_IS = 4,       /* name IS ?: a NULL is the unnamed filter */
+    PLAN_NAME_NULL = 8,     /* name IS NULL: the unnamed filter */
+    PLAN_KEY_MISSING = 16,  /* key read without key = ?: refused as it is read (xColumn) */
+    PLAN_KEY_COLLATED = 32, /* key = ? COLLATE C, C not BINARY: refused (xFilter) */
+    PLAN_KEY_NULL = 64      /* key IS NULL: no filter holds NULL, so no row */
+};
+
+/* A row found by key, which DELETE may name by its rowid. */
+typedef struct live_token {
+    sqlite3_int64 filter;
+    key_hash key;
+} live_token;
+
+/* Keys added one a row wait, up to this many, to be added together: their lines are fetched
+** from memory at once (live_filter_prefetch), where a bulk load would wait for each. */
+enum { LIVE_BATCH_KEYS = 32 };
+
+/*
+** A live table. A row found by key has a token as its rowid, a negative
+** number, which the DELETE that found it gives back (SQLite closes a one-pass
+** DELETE's cursor first); the tokens last until the next statement that
+** writes the table (xBegin, xSavepoint), the end of its transaction, or a
+** cursor opened outside one.
+*/
+typedef struct live_table {
+    sqlite3_vtab base;
+    sqlite3 *db;
+    char *name; /* for messages */
+    live_store *store;
+    int writing; /* in a write transaction: between xBegin and its end */
+    live_token *tokens;
+    size_t token_count, token_capacity;
+    struct live_cursor *spare; /* a closed cursor, for the next xOpen */
+    /* Keys waiting to be added to batch_filter (live_batch_add), at most LIVE_BATCH_KEYS. */
+    live_filter *batch_filter;
+    key_hash batch[LIVE_BATCH_KEYS];
+    int batch_count;
+    int keys_lost;        /* an add failed halfway: the transaction lost keys, cannot commit */
+    int busy;             /* in a call of the module (live_enter) */
+    int rollback_pending; /* 2: xRollback, 1: xRollbackTo, within a call, done as it ends */
+} live_table;
+
+/* A cursor. */
+typedef struct live_cursor {
+    sqlite3_vtab_cursor base;
+    int plan;
+    int eof;
+    int has_key; /* a PLAN_KEY scan's key, not NULL, is key_value */
+    key_value key_value;
+    uint8_t *key_bytes; /* its text or BLOB bytes, copied (the argument lasts only for xFilter) */
+    size_t key_capacity;
+    int checked;          /* the store checked for other connections' commits (at its first scan) */
+    int single;           /* one filter, by name */
+    live_filter *current; /* the row's filter, while the list is of generation */
+    sqlite3_int64 current_id; /* its id, which outlasts it */
+    size_t position;          /* of current, in the store's list */
+    uint64_t generation;      /* of the list position is in */
+    key_hash current_key;     /* the key hashed for current's kind */
+    uint64_t estimate;        /* a sketch's, for the key */
+} live_cursor;
+
+/* Frees a cursor. */
+static void live_cursor_free(live_cursor *c) {
+    if (c != NULL) {
+        sqlite3_free(c->key_bytes);
+        sqlite3_free(c);
+    }
+}
+
+/* ---- Errors ---- */
+
+/* Sets the table's error to the message of format and returns rc. */
+static int live_error(live_table *t, int rc, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    char *message = sqlite3_vmprintf(format, args);
+    va_end(args);
+    sqlite3_free(t->base.zErrMsg);
+    t->base.zErrMsg = message;
+    return message == NULL ? SQLITE_NOMEM : rc;
+}
+
+/* Sets the table's error to the store's, for rc. */
+static int live_store_error(live_table *t, int rc) {
+    char *message = live_store_take_error(t->store);
+    if (message != NULL) {
+        sqlite3_free(t->base.zErrMsg);
+        t->base.zErrMsg = message;
+    }
+    return rc;
+}
+
+/* The error of an operation that failed with FILTER_IO_FAILED. */
+static int live_io_error(live_table *t) {
+    char *message = live_store_take_error(t->store);
+    if (message == NULL) {
+        return SQLITE_NOMEM;
+    }
+    sqlite3_free(t->base.zErrMsg);
+    t->base.zErrMsg = message;
+    return SQLITE_ERROR;
+}
+
+/* Sets the error of value v for what ("name must be TEXT"), as the functions show values. */
+static int live_value_error(live_table *t, const char *what, sqlite3_value *v) {
+    sqlite3_str *s = sql_error_start(t->name, what, v);
+    char *message = sqlite3_str_finish(s);
+    if (message == NULL) {
+        return SQLITE_NOMEM;
+    }
+    sqlite3_free(t->base.zErrMsg);
+    t->base.zErrMsg = message;
+    return SQLITE_ERROR;
+}
+
+/* The message of a kind's refusal of ability. */
+static int live_refusal(live_table *t, const filter_kind *kind, filter_ability ability) {
+    char why[FILTER_WHY_MAX];
+    filter_kind_refusal(kind, ability, why);
+    return live_error(t, SQLITE_ERROR, "%s: %s", t->name, why);
+}
+
+/* ---- The arguments of CREATE ---- */
+
+/* The arguments CREATE may give. */
+typedef struct live_arguments {
+    sqlite3_value *kind, *n, *p, *epsilon, *delta, *update;
+    int given;
+} live_arguments;
+
+/* Reads an argument's value: a quoted string, a number, or a bare word (as text), as a value
+** from the statement stmt's result (column 0 of "SELECT value"). */
+static int live_argument_value(sqlite3 *db, const char *text, sqlite3_value **out) {
+    sqlite3_stmt *stmt = NULL;
+    char *sql;
+    size_t length = strlen(text);
+    int quoted = length >= 2 && (text[0] == '\'' || text[0] == '"') && text[length - 1] == text[0];
+    char *end = NULL;
+    strtod(text, &end);
+    if (quoted) {
+        sql = sqlite3_mprintf("SELECT %.*Q", (int)length - 2, text + 1);
+    } else if (length > 0 && end != NULL && *end == '\0' &&
+               strspn(text, "+-.0123456789eE") == length) {
+        sql = sqlite3_mprintf("SELECT %s", text); /* digits, signs and exponents alone */
+    } else {
+        sql = sqlite3_mprintf("SELECT %Q", text);
+    }
+    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    sqlite3_free(sql);
+    if (rc == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+        *out = sqlite3_value_dup(sqlite3_column_value(stmt, 0));
+        rc = *out == NULL ? SQLITE_NOMEM : SQLITE_OK;
+    } else if (rc == SQLITE_OK) {
+        rc = sqlite3_errcode(db);
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* Frees the values of a. */
+static void live_arguments_free(live_arguments *a) {
+    sqlite3_value_free(a->kind);
+    sqlite3_value_free(a->n);
+    sqlite3_value_free(a->p);
+    sqlite3_value_free(a->epsilon);
+    sqlite3_value_free(a->delta);
+    sqlite3_value_free(a->update);
+}
+
+/* Parses the arguments "name = value" of CREATE into a. SQLITE_OK, or an error in *error. */
+static int live_arguments_read(sqlite3 *db, const char *table, int argc, const char *const *argv,
+                               live_arguments *a, char **error) {
+    memset(a, 0, sizeof *a);
+    for (int i = 3; i < argc; i++) {
+        const char *argument = argv[i], *equals = strchr(argument, '=');
+        if (equals == NULL) {
+            *error = sqlite3_mprintf("%s: the arguments are name = value, got %s", table, argument);
+            return SQLITE_ERROR;
+        }
+        size_t name_length = (size_t)(equals - argument);
+        while (name_length > 0 &&
+               (argument[name_length - 1] == ' ' || argument[name_length - 1] == '\t')) {
+            name_length--;
+        }
+        const char *value = equals + 1;
+        value += strspn(value, " \t");
+        char *trimmed = sqlite3_mprintf("%s", value);
+        if (trimmed == NULL) {
+            return SQLITE_NOMEM;
+        }
+        for (size_t end = strlen(trimmed);
+             end > 0 && (trimmed[end - 1] == ' ' || trimmed[end - 1] == '\t'); end--) {
+            trimmed[end - 1] = '\0';
+        }
+        static const char *const names[] = {"kind", "n", "p", "epsilon", "delta", "update"};
+        sqlite3_value **slots[] = {&a->kind, &a->n, &a->p, &a->epsilon, &a->delta, &a->update};
+        size_t which = 0;
+        while (which < 6 && !(strlen(names[which]) == name_length &&
+                              sqlite3_strnicmp(names[which], argument, (int)name_length) == 0)) {
+            which++;
+        }
+        if (which == 6 || *slots[which] != NULL) {
+            *error = sqlite3_mprintf(
+                which == 6 ? "%s: unknown argument '%.*s'; the arguments are kind, n and p, or "
+                             "for kind = 'countmin' epsilon, delta and update"
+                           : "%s: argument '%.*s' given twice",
+                table, (int)name_length, argument);
+            sqlite3_free(trimmed);
+            return SQLITE_ERROR;
+        }
+        int rc = live_argument_value(db, trimmed, slots[which]);
+        sqlite3_free(trimmed);
+        if (rc != SQLITE_OK) {
+            return rc;
+        }
+        a->given++;
+    }
+    return SQLITE_OK;
+}
+
+/* Whether the kind argument names the count-min sketch. */
+static int live_arguments_sketch(const live_arguments *a) {
+    const unsigned char *kind = a->kind != NULL ? sqlite3_value_text(a->kind) : NULL;
+    return kind != NULL && sqlite3_stricmp((const char *)kind, countmin_kind.name) == 0;
+}
+
+/* Checks the kind argument: TEXT naming a kind that adds keys where it is stored. */
+static int live_arguments_check_kind(const char *table, const live_arguments *a, char **error) {
+    int type = a->kind != NULL ? sqlite3_value_type(a->kind) : SQLITE_NULL;
+    const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(a->kind) : NULL;
+    const filter_kind *named = text != NULL ? filter_kind_named(text) : NULL, *kind;
+    if (a->kind == NULL || (named != NULL && filter_kind_can(named, FILTER_ADDS_IN_PLACE))) {
+        return SQLITE_OK;
+    }
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    size_t last = 0;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        last = filter_kind_can(kind, FILTER_ADDS_IN_PLACE) ? i : last;
+    }
+    sqlite3_str_appendf(s, "%s: kind must be ", table);
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (filter_kind_can(kind, FILTER_ADDS_IN_PLACE)) {
+            sqlite3_str_appendf(s, "%s'%s'", i == 0 ? "" : i == last ? " or " : ", ", kind->name);
+        }
+    }
+    sqlite3_str_appendall(s, ", got ");
+    sql_append_value(s, a->kind);
+    if (named != NULL) {
+        char why[FILTER_WHY_MAX];
+        filter_kind_refusal(named, FILTER_ADDS_IN_PLACE, why);
+        sqlite3_str_appendf(s, ": %s", why);
+    }
+    *error = sqlite3_str_finish(s);
+    return *error == NULL ? SQLITE_NOMEM : SQLITE_ERROR;
+}
+
+/* Makes the template of the table's filters from a: the empty filter of bloom_empty or
+** cms_empty, whose message (its function's name replaced by the table's) is the error. */
+static int live_template_make(sqlite3 *db, const char *table, const live_arguments *a,
+                              live_template *out, char **error) {
+    int sketch = live_arguments_sketch(a);
+    const char *sql = sketch ? "SELECT cms_empty(?1, ?2, coalesce(?3, 'plain'))"
+                             : "SELECT bloom_empty(?1, ?2, coalesce(?3, 'standard'))";
+    const char *func = sketch ? "cms_empty: " : "bloom_empty: ";
+    sqlite3_value *const *given[3] = {sketch ? &a->epsilon : &a->n, sketch ? &a->delta : &a->p,
+                                      sketch ? &a->update : &a->kind};
+    const char *missing = sketch ? (a->epsilon == NULL ? "epsilon"
+                                    : a->delta == NULL ? "delta"
+                                                       : NULL)
+                                 : (a->n == NULL   ? "n"
+                                    : a->p == NULL ? "p"
+                                                   : NULL);
+    const char *misplaced = sketch ? (a->n != NULL   ? "n"
+                                      : a->p != NULL ? "p"
+                                                     : NULL)
+                                   : (a->epsilon != NULL  ? "epsilon"
+                                      : a->delta != NULL  ? "delta"
+                                      : a->update != NULL ? "update"
+                                                          : NULL);
+    memset(out, 0, sizeof *out);
+    if (missing != NULL || misplaced != NULL) {
+        *error = sqlite3_mprintf(
+            missing != NULL ? "%s: argument %s is missing: a table of %s needs %s"
+                            : "%s: argument %s is not for a table of %s, which takes %s",
+            table, missing != NULL ? missing : misplaced, sketch ? "count-min sketches" : "filters",
+            sketch ? "epsilon and delta (and update)" : "n and p (and kind)");
+        return SQLITE_ERROR;
+    }
+    int rc = live_arguments_check_kind(table, a, error);
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
+    sqlite3_stmt *stmt = NULL;
+    rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    for (int i = 0; rc == SQLITE_OK && i < 3; i++) {
+        if (*given[i] != NULL) {
+            sqlite3_bind_value(stmt, i + 1, *given[i]);
+        }
+    }
+    if (rc == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+        const uint8_t *blob = sqlite3_column_blob(stmt, 0);
+        uint64_t bytes = (uint64_t)sqlite3_column_bytes(stmt, 0), head = FILTER_HEADER_BYTES;
+        for (uint64_t i = bytes; i > FILTER_HEADER_BYTES; i--) {
+            if (blob[i - 1] != 0) {
+                head = i;
+                break;
+            }
+        }
+        out->head = sqlite3_malloc64(head);
+        if (out->head == NULL) {
+            rc = SQLITE_NOMEM;
+        } else {
+            memcpy(out->head, blob, (size_t)head);
+            out->head_bytes = head;
+            out->bytes = bytes;
+        }
+    } else if (rc == SQLITE_OK) {
+        const char *message = sqlite3_errmsg(db);
+        size_t prefix = strlen(func);
+        rc = sqlite3_errcode(db);
+        *error = sqlite3_mprintf("%s: %s", table,
+                                 strncmp(message, func, prefix) == 0 ? message + prefix : message);
+    }
+    sqlite3_finalize(stmt);
+    return rc;
+}
+
+/* The template's kind must add keys where a filter is stored. */
+static int live_template_check(const char *table, const live_template *t, char **error) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (filter_open_header(t->head, t->bytes, &view, why) != FILTER_OK) {
+        *error = sqlite3_mprintf("%s: %s", table, why);
+        return SQLITE_ERROR;
+    }
+    if (!filter_kind_can(view.kind, FILTER_ADDS_IN_PLACE)) {
+        filter_kind_refusal(view.kind, FILTER_ADDS_IN_PLACE, why);
+        *error = sqlite3_mprintf("%s: %s; a live table keeps filters that do", table, why);
+        return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+}
+
+/* ---- Creating and connecting ---- */
+
+/* Forgets the tokens of rows found by key. */
+static void live_tokens_clear(live_table *t) {
+    t->token_count = 0;
+}
+
+/* Frees a table and its store. */
+static void live_table_free(live_table *t) {
+    if (t != NULL) {
+        live_store_close(t->store);
+        live_cursor_free(t->spare);
+        sqlite3_free(t->tokens);
+        sqlite3_free(t->name);
+        sqlite3_free(t);
+    }
+}
+
+/* xCreate and xConnect: the table's store opened, its shadow tables first made for create. */
+static int live_open(sqlite3 *db, int argc, const char *const *argv, sqlite3_vtab **out,
+                     char **error, int create) {
+    live_table *t = sqlite3_malloc64(sizeof *t);
+    int rc = t == NULL ? SQLITE_NOMEM : SQLITE_OK;
+    *out = NULL;
+    if (rc == SQLITE_OK) {
+        memset(t, 0, sizeof *t);
+        t->db = db;
+        t->name = sqlite3_mprintf("%s", argv[2]);
+        rc = t->name == NULL ? SQLITE_NOMEM : SQLITE_OK;
+    }
+    if (rc == SQLITE_OK && create) {
+        live_arguments a;
+        live_template template = {0};
+        rc = live_arguments_read(db, argv[2], argc, argv, &a, error);
+        if (rc == SQLITE_OK && a.given > 0) {
+            rc = live_template_make(db, argv[2], &a, &template, error);
+        }
+        if (rc == SQLITE_OK && template.head != NULL) {
+            rc = live_template_check(argv[2], &template, error);
+        }
+        if (rc == SQLITE_OK) {
+            rc = live_store_create(db, argv[1], argv[2], &template, error);
+        }
+        live_arguments_free(&a);
+        sqlite3_free(template.head);
+    }
+    if (rc == SQLITE_OK) {
+        rc = live_store_open(db, argv[1], argv[2], &t->store, error);
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_declare_vtab(db, live_declaration);
+    }
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
+    }
+    if (rc != SQLITE_OK) {
+        live_table_free(t);
+        return rc;
+    }
+    *out = &t->base;
+    return SQLITE_OK;
+}
+
+static int live_create(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                       sqlite3_vtab **out, char **error) {
+    (void)aux;
+    return live_open(db, argc, argv, out, error, 1);
+}
+
+static int live_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                        sqlite3_vtab **out, char **error) {
+    (void)aux;
+    return live_open(db, argc, argv, out, error, 0);
+}
+
+static int live_disconnect(sqlite3_vtab *vtab) {
+    live_table_free((live_table *)vtab);
+    return SQLITE_OK;
+}
+
+static int live_destroy(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    int rc = live_store_drop_tables(t->store);
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    live_table_free(t);
+    return SQLITE_OK;
+}
+
+/* ---- Plans ---- */
+
+static int live_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info) {
+    (void)vtab;
+    int key = -1, key_null = -1, name = -1, plan = 0, collated = 0;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (!c->usable) {
+            continue;
+        }
+        if (c->iColumn == COLUMN_KEY &&
+            (c->op == SQLITE_INDEX_CONSTRAINT_EQ || c->op == SQLITE_INDEX_CONSTRAINT_IS)) {
+            const char *collation = sqlite3_vtab_collation(info, i);
+            if (collation != NULL && sqlite3_stricmp(collation, "BINARY") != 0) {
+                collated = 1; /* a filter cannot compare otherwise than its keys' bytes */
+            } else if (key < 0) {
+                key = i;
+            }
+        } else if (c->iColumn == COLUMN_KEY && c->op == SQLITE_INDEX_CONSTRAINT_ISNULL) {
+            key_null = i;
+        } else if (c->iColumn == COLUMN_NAME && name < 0 &&
+                   (c->op == SQLITE_INDEX_CONSTRAINT_EQ || c->op == SQLITE_INDEX_CONSTRAINT_IS ||
+                    c->op == SQLITE_INDEX_CONSTRAINT_ISNULL)) {
+            name = i;
+            plan |= c->op == SQLITE_INDEX_CONSTRAINT_EQ   ? PLAN_NAME_EQUALS
+                    : c->op == SQLITE_INDEX_CONSTRAINT_IS ? PLAN_NAME_IS
+                                                          : PLAN_NAME_NULL;
+        }
+    }
+    int argument = 1;
+    if (key >= 0) {
+        plan |= PLAN_KEY;
+        info->aConstraintUsage[key].argvIndex = argument++;
+        info->aConstraintUsage[key].omit = 1;
+    } else if (key_null >= 0) {
+        plan |= PLAN_KEY_NULL;
+        info->aConstraintUsage[key_null].omit = 1;
+    } else if (collated) {
+        plan |= PLAN_KEY_COLLATED;
+    } else if (info->colUsed & ((sqlite3_uint64)1 << COLUMN_KEY)) {
+        plan |= PLAN_KEY_MISSING;
+    }
+    if (name >= 0) {
+        if (!(plan & PLAN_NAME_NULL)) {
+            info->aConstraintUsage[name].argvIndex = argument++;
+        }
+        info->aConstraintUsage[name].omit = 1;
+        info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    }
+    info->idxNum = plan;
+    info->estimatedRows = name >= 0 ? 1 : 100;
+    info->estimatedCost = plan & (PLAN_KEY_MISSING | PLAN_KEY_COLLATED) ? 1e30
+                          : name >= 0                                   ? 2.0
+                          : key >= 0                                    ? 200.0
+                                                                        : 100.0;
+    return SQLITE_OK;
+}
+
+/* ---- Cursors ---- */
+
+/* A cursor is kept when it closes, for the next to open (a correlated subquery opens one a
+** row). */
+static int live_open_cursor(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out) {
+    live_table *t = (live_table *)vtab;
+    live_cursor *c = t->spare;
+    uint8_t *key_bytes = c != NULL ? c->key_bytes : NULL;
+    size_t key_capacity = c != NULL ? c->key_capacity : 0;
+    if (c == NULL && (c = sqlite3_malloc64(sizeof *c)) == NULL) {
+        return SQLITE_NOMEM;
+    }
+    t->spare = NULL;
+    memset(c, 0, sizeof *c);
+    c->key_bytes = key_bytes;
+    c->key_capacity = key_capacity;
+    c->eof = 1;
+    if (!t->writing) {
+        live_tokens_clear(t); /* no DELETE can give them back */
+    }
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int live_close_cursor(sqlite3_vtab_cursor *cursor) {
+    live_table *t = (live_table *)cursor->pVtab;
+    live_cursor_free(t->spare);
+    t->spare = (live_cursor *)cursor;
+    return SQLITE_OK;
+}
+
+/* Probes the cursor's filter for its key: 1 into *answer when it might hold it (a sketch's
+** estimate above 0). */
+static int live_probe(live_table *t, live_cursor *c, int *answer) {
+    live_filter *f = c->current;
+    filter_io io = live_filter_io(f);
+    int rc = live_filter_open(f);
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    c->current_key = filter_hash_key(&f->view, &c->key_value);
+    if (f->view.kind == &countmin_kind) {
+        rc = live_filter_count(f); /* an estimate is at most the total */
+        if (rc != SQLITE_OK) {
+            return live_store_error(t, rc);
+        }
+        if (countmin_estimate_io(&f->view, &io, c->current_key, &c->estimate) != FILTER_OK) {
+            return live_io_error(t);
+        }
+        *answer = c->estimate > 0;
+        return SQLITE_OK;
+    }
+    return f->view.kind->might_contain_io(&f->view, &io, c->current_key, answer) == FILTER_OK
+               ? SQLITE_OK
+               : live_io_error(t);
+}
+
+/* Moves the cursor to the first row at or after its position: a filter, or with a key a filter
+** that might hold it. */
+static int live_settle(live_table *t, live_cursor *c) {
+    for (;;) {
+        c->current = live_store_filter_at(t->store, c->position);
+        if (c->current == NULL) {
+            c->eof = 1;
+            return SQLITE_OK;
+        }
+        c->current_id = c->current->id;
+        if (!(c->plan & PLAN_KEY)) {
+            return SQLITE_OK;
+        }
+        int answer = 0, rc = live_probe(t, c, &answer);
+        if (rc != SQLITE_OK || answer) {
+            return rc;
+        }
+        if (c->single) {
+            c->eof = 1;
+            return SQLITE_OK;
+        }
+        c->position++;
+    }
+}
+
+/* Keeps the key v (not NULL) of a scan as c's key_value, its bytes copied into c's buffer. */
+static int live_keep_key(live_cursor *c, sqlite3_value *v) {
+    if (sql_key_value_of(v, &c->key_value) != SQL_KEY_READ) {
+        return SQLITE_NOMEM;
+    }
+    if (c->key_value.type == KEY_TAG_TEXT || c->key_value.type == KEY_TAG_BLOB) {
+        if (c->key_value.length > c->key_capacity) {
+            uint8_t *grown = sqlite3_realloc64(c->key_bytes, c->key_value.length);
+            if (grown == NULL) {
+                return SQLITE_NOMEM;
+            }
+            c->key_bytes = grown;
+            c->key_capacity = c->key_value.length;
+        }
+        if (c->key_value.length > 0) {
+            memcpy(c->key_bytes, c->key_value.bytes, c->key_value.length);
+        }
+        c->key_value.bytes = c->key_bytes;
+    }
+    c->has_key = 1;
+    return SQLITE_OK;
+}
+
+/* The key column: the key the scan asked for, of its type. */
+static void live_result_key(sqlite3_context *ctx, const key_value *key) {
+    switch (key->type) {
+    case KEY_TAG_INTEGER:
+        sqlite3_result_int64(ctx, key->integer);
+        break;
+    case KEY_TAG_REAL:
+        sqlite3_result_double(ctx, key->real);
+        break;
+    case KEY_TAG_TEXT:
+        sqlite3_result_text64(ctx, key->length > 0 ? key->bytes : "", key->length, SQLITE_TRANSIENT,
+                              SQLITE_UTF8);
+        break;
+    default:
+        sqlite3_result_blob64(ctx, key->length > 0 ? key->bytes : "", key->length,
+                              SQLITE_TRANSIENT);
+    }
+}
+
+/* Reads a name value into *name (NULL: the unnamed filter): TEXT, or a number as its text. */
+static int live_read_name(live_table *t, sqlite3_value *v, const char **name) {
+    int type = sqlite3_value_type(v);
+    *name = NULL;
+    if (type == SQLITE_NULL) {
+        return SQLITE_OK;
+    }
+    if (type == SQLITE_BLOB) {
+        return live_value_error(t, "name must be TEXT", v);
+    }
+    *name = (const char *)sqlite3_value_text(v);
+    return *name == NULL ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int live_filter_rows_call(sqlite3_vtab_cursor *cursor, int plan, const char *plan_text,
+                                 int argc, sqlite3_value **argv) {
+    (void)plan_text;
+    (void)argc;
+    live_cursor *c = (live_cursor *)cursor;
+    live_table *t = (live_table *)cursor->pVtab;
+    int argument = 0, rc;
+    c->plan = plan;
+    c->eof = 1;
+    c->single = 0;
+    c->position = 0;
+    c->has_key = 0;
+    if (plan & PLAN_KEY_NULL) {
+        return SQLITE_OK; /* no filter holds NULL */
+    }
+    if (plan & PLAN_KEY_COLLATED) {
+        return live_error(t, SQLITE_ERROR,
+                          "%s: a key cannot be compared with a collation: a filter holds the "
+                          "bytes of its keys; to ignore case, add and ask for lower(key)",
+                          t->name);
+    }
+    /* Another connection's commits show at the start of a statement, not within it. */
+    if ((!c->checked && (rc = live_store_check(t->store)) != SQLITE_OK) ||
+        (rc = live_store_load(t->store)) != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    c->checked = 1;
+    c->generation = live_store_generation(t->store);
+    if (plan & PLAN_KEY) {
+        sqlite3_value *key = argv[argument++];
+        if (sqlite3_value_type(key) == SQLITE_NULL) {
+            return SQLITE_OK; /* key = NULL holds for no row */
+        }
+        if ((rc = live_keep_key(c, key)) != SQLITE_OK) {
+            return rc;
+        }
+    }
+    if (plan & (PLAN_NAME_EQUALS | PLAN_NAME_IS | PLAN_NAME_NULL)) {
+        const char *name = NULL;
+        if (!(plan & PLAN_NAME_NULL)) {
+            sqlite3_value *v = argv[argument++];
+            if (sqlite3_value_type(v) == SQLITE_NULL && (plan & PLAN_NAME_EQUALS)) {
+                return SQLITE_OK; /* name = NULL holds for no row */
+            }
+            if (sqlite3_value_type(v) == SQLITE_BLOB) {
+                return SQLITE_OK; /* names are TEXT: no BLOB equals one */
+            }
+            if ((rc = live_read_name(t, v, &name)) != SQLITE_OK) {
+                return rc;
+            }
+        }
+        live_filter *f = live_store_find(t->store, name);
+        if (f == NULL) {
+            return SQLITE_OK;
+        }
+        c->single = 1;
+        c->position = live_store_position(t->store, f->id);
+    }
+    c->eof = 0;
+    return live_settle(t, c);
+}
+
+static int live_next_call(sqlite3_vtab_cursor *cursor) {
+    live_cursor *c = (live_cursor *)cursor;
+    live_table *t = (live_table *)cursor->pVtab;
+    if (c->single) {
+        c->eof = 1;
+        return SQLITE_OK;
+    }
+    if (c->generation != live_store_generation(t->store)) {
+        /* The list changed under the scan (a DELETE of a filter): find the place again. */
+        int rc = live_store_load(t->store);
+        if (rc != SQLITE_OK) {
+            return live_store_error(t, rc);
+        }
+        c->generation = live_store_generation(t->store);
+        c->position = live_store_position(t->store, c->current_id + 1);
+    } else {
+        c->position++;
+    }
+    return live_settle(t, c);
+}
+
+static int live_eof(sqlite3_vtab_cursor *cursor) {
+    return ((live_cursor *)cursor)->eof;
+}
+
+/* The filter of the cursor's row into *out, found again by its id when the list changed since
+** (NULL: it was dropped). */
+static int live_row_filter(live_table *t, live_cursor *c, live_filter **out) {
+    *out = c->current;
+    if (c->generation == live_store_generation(t->store)) {
+        return SQLITE_OK;
+    }
+    int rc = live_store_load(t->store); /* the list changed since: the filter of that id */
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    *out = live_store_filter_at(t->store, live_store_position(t->store, c->current_id));
+    *out = *out != NULL && (*out)->id == c->current_id ? *out : NULL;
+    return SQLITE_OK;
+}
+
+static int live_column_call(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, int column) {
+    live_cursor *c = (live_cursor *)cursor;
+    live_table *t = (live_table *)cursor->pVtab;
+    live_filter *f;
+    int rc = live_row_filter(t, c, &f);
+    if (rc != SQLITE_OK || f == NULL) {
+        return rc; /* NULL: the filter was dropped */
+    }
+    switch (column) {
+    case COLUMN_NAME:
+        if (f->name != NULL) {
+            sqlite3_result_text(ctx, f->name, -1, SQLITE_TRANSIENT);
+        }
+        return SQLITE_OK;
+    case COLUMN_KEY:
+        if (c->has_key) {
+            live_result_key(ctx, &c->key_value);
+        } else if (!sqlite3_vtab_nochange(ctx)) { /* (an UPDATE reads it without asking) */
+            char *message = sqlite3_mprintf(
+                "%s: a filter cannot list its keys: ask for one key, as in SELECT name FROM %s "
+                "WHERE key = ? (in a join, the table of the keys goes first; in a subquery, "
+                "qualify the outer column, as in key = t.email)",
+                t->name, t->name);
+            sqlite3_result_error(ctx, message != NULL ? message : "out of memory", -1);
+            sqlite3_free(message);
+            return SQLITE_ERROR;
+        }
+        return SQLITE_OK;
+    case COLUMN_COUNT:
+        if (c->has_key && f->view.kind == &countmin_kind) {
+            sqlite3_result_int64(ctx, (sqlite3_int64)c->estimate);
+        }
+        return SQLITE_OK;
+    default: {
+        uint8_t *blob;
+        int limit = sqlite3_limit(t->db, SQLITE_LIMIT_LENGTH, -1);
+        if (f->view.bytes > (uint64_t)limit) {
+            sqlite3_result_error_toobig(ctx);
+            return SQLITE_TOOBIG;
+        }
+        rc = live_filter_open(f); /* (the snapshot sums the count as it reads the rows) */
+        if (rc == SQLITE_OK) {
+            rc = live_filter_snapshot(f, &blob);
+        }
+        if (rc != SQLITE_OK) {
+            char *message = live_store_take_error(t->store);
+            if (message != NULL) {
+                sqlite3_result_error(ctx, message, -1);
+                sqlite3_free(message);
+            }
+            sqlite3_result_error_code(ctx, rc);
+            return rc;
+        }
+        sqlite3_result_blob64(ctx, blob, f->view.bytes, sqlite3_free);
+        return SQLITE_OK;
+    }
+    }
+}
+
+/* The rowid of a row: its filter's id, or for a row found by key a new token's, -1 - its
+** index. */
+static int live_rowid(sqlite3_vtab_cursor *cursor, sqlite3_int64 *rowid) {
+    live_cursor *c = (live_cursor *)cursor;
+    live_table *t = (live_table *)cursor->pVtab;
+    if (!c->has_key) {
+        *rowid = c->current_id;
+        return SQLITE_OK;
+    }
+    if (t->token_count == t->token_capacity) {
+        size_t capacity = t->token_capacity == 0 ? 16 : t->token_capacity * 2;
+        live_token *grown = sqlite3_realloc64(t->tokens, capacity * sizeof *grown);
+        if (grown == NULL) {
+            return SQLITE_NOMEM;
+        }
+        t->tokens = grown;
+        t->token_capacity = capacity;
+    }
+    t->tokens[t->token_count].filter = c->current_id;
+    t->tokens[t->token_count].key = c->current_key;
+    *rowid = -(sqlite3_int64)t->token_count - 1;
+    t->token_count++;
+    return SQLITE_OK;
+}
+
+/* ---- Changes ---- */
+
+/* The token that rowid (negative) names, or NULL. */
+static const live_token *live_token_of(live_table *t, sqlite3_int64 rowid) {
+    uint64_t index = (uint64_t)(-(rowid + 1));
+    return index < t->token_count ? &t->tokens[index] : NULL;
+}
+
+/* The filter of id, or NULL. */
+static live_filter *live_filter_by_id(live_table *t, sqlite3_int64 id) {
+    live_filter *f = live_store_filter_at(t->store, live_store_position(t->store, id));
+    return f != NULL && f->id == id ? f : NULL;
+}
+
+/* DELETE of the row rowid: a key from its filter, or a whole filter. */
+static int live_delete(live_table *t, sqlite3_int64 rowid) {
+    int rc = live_store_load(t->store);
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    if (rowid > 0) {
+        live_filter *f = live_filter_by_id(t, rowid);
+        rc = f != NULL ? live_store_remove(t->store, f) : SQLITE_OK;
+        return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
+    }
+    const live_token *token = live_token_of(t, rowid);
+    live_filter *f = token != NULL ? live_filter_by_id(t, token->filter) : NULL;
+    if (f == NULL) {
+        return SQLITE_OK; /* its filter was dropped by the same statement */
+    }
+    if (!filter_kind_can(f->view.kind, FILTER_REMOVES)) {
+        return live_refusal(t, f->view.kind, FILTER_REMOVES);
+    }
+    filter_io io = live_filter_io(f);
+    if ((rc = live_op_begin(f)) != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    filter_status status = f->view.kind->remove_io(&f->view, &io, token->key);
+    live_op_end(f);
+    if (status == FILTER_IO_FAILED) {
+        return live_io_error(t);
+    }
+    return SQLITE_OK; /* FILTER_ABSENT: a false positive found it, and nothing was there */
+}
+
+/* Grows f after an add found it full: grow_size's bytes, within SQLite's length limit. */
+static int live_grow(live_table *t, live_filter *f) {
+    uint64_t grown;
+    filter_status status = f->view.kind->grow_size(&f->view, &grown);
+    int limit = sqlite3_limit(t->db, SQLITE_LIMIT_LENGTH, -1);
+    if (status != FILTER_OK) {
+        return live_error(t, SQLITE_ERROR, "%s: the '%s' filter cannot grow: %s", t->name,
+                          f->view.kind->name, sql_kind_cannot_grow_reason(status));
+    }
+    if (grown > (uint64_t)limit) {
+        return live_error(t, SQLITE_TOOBIG,
+                          "%s: the '%s' filter would grow to %llu bytes, more than the length "
+                          "limit of %d bytes",
+                          t->name, f->view.kind->name, (unsigned long long)grown, limit);
+    }
+    filter_view before = f->view;
+    filter_io io = live_filter_io(f);
+    live_filter_lengthen(f, grown);
+    return f->view.kind->grow_io(&before, &io) == FILTER_OK ? SQLITE_OK : live_io_error(t);
+}
+
+/* Adds the key of hash (count times to a sketch) to f, growing a filter that grows. */
+static int live_add_hash(live_table *t, live_filter *f, key_hash hash, uint64_t count) {
+    filter_io io = live_filter_io(f);
+    int was_absent, rc = live_op_begin(f);
+    filter_status status;
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    if (f->view.kind->full_advice != NULL) {
+        live_op_keep_undo(f); /* a key with no room leaves the filter as it was */
+    }
+    if (f->view.kind == &countmin_kind) {
+        uint64_t estimate;
+        status = countmin_add_io(&f->view, &io, hash, count, &estimate);
+    } else {
+        status = f->view.kind->add_io(&f->view, &io, hash, &was_absent);
+        if (status == FILTER_FULL && filter_kind_can(f->view.kind, FILTER_GROWS)) {
+            rc = live_grow(t, f);
+            status = rc != SQLITE_OK ? FILTER_OK
+                                     : f->view.kind->add_io(&f->view, &io, hash, &was_absent);
+        }
+    }
+    if (status == FILTER_FULL && live_op_undo(f) != 0) {
+        status = FILTER_IO_FAILED;
+    }
+    live_op_end(f);
+    t->keys_lost |= status == FILTER_IO_FAILED; /* it may have moved other keys halfway */
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
+    if (status == FILTER_IO_FAILED) {
+        return live_io_error(t);
+    }
+    if (status == FILTER_FULL) {
+        char *message = sql_full_message(t->name, "the key", f->view.kind);
+        if (message == NULL) {
+            return SQLITE_NOMEM;
+        }
+        sqlite3_free(t->base.zErrMsg);
+        t->base.zErrMsg = message;
+        return SQLITE_ERROR; /* (SQLITE_FULL would end the transaction: a full disk's code) */
+    }
+    return SQLITE_OK;
+}
+
+/* Adds the keys waiting in the batch to their filter, their lines asked for first. A failure
+** loses keys of statements that succeeded: the transaction can then only roll back. */
+static int live_batch_drain(live_table *t) {
+    int count = t->batch_count, rc = SQLITE_OK;
+    if (count == 0) {
+        return SQLITE_OK;
+    }
+    t->batch_count = 0;
+    live_filter_prefetch(t->batch_filter, t->batch, count);
+    for (int i = 0; rc == SQLITE_OK && i < count; i++) {
+        rc = live_add_hash(t, t->batch_filter, t->batch[i], 1);
+    }
+    t->keys_lost |= rc != SQLITE_OK;
+    return rc;
+}
+
+/* Whether keys added to f wait in the batch: a key at a time, of a kind whose add fails only
+** by its io (it neither fills up nor grows) and that probes in place (which finds its lines). */
+static int live_batches(const live_filter *f, uint64_t count) {
+    const filter_kind *kind = f->view.kind;
+    return count == 1 && kind != &countmin_kind && kind->full_advice == NULL &&
+           !filter_kind_can(kind, FILTER_GROWS) && filter_kind_can(kind, FILTER_PROBES_IN_PLACE);
+}
+
+/* Adds key to f, in the batch when f batches (live_batches), or at once. */
+static int live_add(live_table *t, live_filter *f, const key_value *key, uint64_t count) {
+    key_hash hash = filter_hash_key(&f->view, key);
+    int rc = t->batch_filter == f ? SQLITE_OK : live_batch_drain(t);
+    if (rc != SQLITE_OK || !live_batches(f, count)) {
+        return rc != SQLITE_OK ? rc : live_add_hash(t, f, hash, count);
+    }
+    t->batch_filter = f;
+    t->batch[t->batch_count++] = hash;
+    return t->batch_count < LIVE_BATCH_KEYS ? SQLITE_OK : live_batch_drain(t);
+}
+
+/* Loads the filter BLOB v as a new filter called name, into *out; on a name in use, what the
+** statement's conflict clause says. */
+static int live_load(live_table *t, const char *name, sqlite3_value *v, live_filter **out) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    *out = NULL;
+    if (sqlite3_value_type(v) != SQLITE_BLOB) {
+        return live_value_error(t, "the filter must be a BLOB", v);
+    }
+    const uint8_t *blob = sqlite3_value_blob(v);
+    uint64_t bytes = (uint64_t)sqlite3_value_bytes(v);
+    if (blob == NULL || filter_open(blob, bytes, &view, why) != FILTER_OK) {
+        return blob == NULL && bytes > 0 ? SQLITE_NOMEM
+                                         : live_error(t, SQLITE_ERROR, "%s: %s", t->name,
+                                                      blob == NULL ? "the filter is empty" : why);
+    }
+    if (!filter_kind_can(view.kind, FILTER_PROBES_IN_PLACE)) {
+        return live_refusal(t, view.kind, FILTER_PROBES_IN_PLACE);
+    }
+    live_filter *existing = live_store_find(t->store, name);
+    if (existing != NULL) {
+        int conflict = sqlite3_vtab_on_conflict(t->db);
+        if (conflict == SQLITE_IGNORE) {
+            return SQLITE_CONSTRAINT; /* SQLite skips the row: no change, no rowid */
+        }
+        if (conflict != SQLITE_REPLACE) {
+            return name == NULL ? live_error(t, SQLITE_CONSTRAINT,
+                                             "%s: the unnamed filter exists; DELETE it first, "
+                                             "or INSERT OR REPLACE",
+                                             t->name)
+                                : live_error(t, SQLITE_CONSTRAINT,
+                                             "%s: a filter named '%s' exists; DELETE it first, "
+                                             "or INSERT OR REPLACE",
+                                             t->name, name);
+        }
+        int rc = live_store_remove(t->store, existing);
+        if (rc != SQLITE_OK) {
+            return live_store_error(t, rc);
+        }
+    }
+    int rc = live_store_add_blob(t->store, name, blob, bytes, out);
+    return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
+}
+
+/* The filter called name, made from the table's template if there is none, into *out. */
+/* The kind of the filter called name: its own, or the one it would be made of. */
+static const filter_kind *live_kind_for(const live_table *t, const char *name) {
+    const live_filter *f = live_store_find(t->store, name);
+    return f != NULL ? f->view.kind : live_store_template_kind(t->store);
+}
+
+static int live_filter_for(live_table *t, const char *name, live_filter **out) {
+    *out = live_store_find(t->store, name);
+    if (*out != NULL) {
+        return SQLITE_OK;
+    }
+    if (!live_store_has_template(t->store)) {
+        return name == NULL
+                   ? live_error(t, SQLITE_ERROR,
+                                "%s: no unnamed filter, and the table was created without the "
+                                "parameters to make one: load one with INSERT INTO %s(filter)",
+                                t->name, t->name)
+                   : live_error(t, SQLITE_ERROR,
+                                "%s: no filter named '%s', and the table was created without "
+                                "the parameters to make one: load one with INSERT INTO %s(name, "
+                                "filter)",
+                                t->name, name, t->name);
+    }
+    int rc = live_store_add_empty(t->store, name, out);
+    return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
+}
+
+/* Reads the count column of an INSERT into *count: NULL (1), or for a sketch a whole number
+** from 0. */
+static int live_read_count(live_table *t, const filter_kind *kind, sqlite3_value *v,
+                           uint64_t *count) {
+    *count = 1;
+    if (sqlite3_value_type(v) == SQLITE_NULL) {
+        return SQLITE_OK;
+    }
+    if (kind != &countmin_kind) {
+        return live_value_error(t, "count is a count-min sketch's; a filter takes each key once",
+                                v);
+    }
+    if (sqlite3_value_type(v) != SQLITE_INTEGER || sqlite3_value_int64(v) < 0) {
+        return live_value_error(t, "count must be a whole number from 0", v);
+    }
+    *count = (uint64_t)sqlite3_value_int64(v);
+    return SQLITE_OK;
+}
+
+/* INSERT: point 2 of the header comment. */
+static int live_insert(live_table *t, sqlite3_value **argv, sqlite3_int64 *rowid) {
+    sqlite3_value *name_value = argv[2 + COLUMN_NAME], *key = argv[2 + COLUMN_KEY];
+    sqlite3_value *filter = argv[2 + COLUMN_FILTER], *count_value = argv[2 + COLUMN_COUNT];
+    const char *name;
+    live_filter *f = NULL;
+    key_value key_read;
+    uint64_t count;
+    int rc = live_read_name(t, name_value, &name);
+    if (rc == SQLITE_OK && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+        return live_value_error(t, "a live table's rowids are its own; rowid must be NULL",
+                                argv[1]);
+    }
+    if (rc == SQLITE_OK && (rc = live_store_load(t->store)) != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
+    if (sqlite3_value_type(filter) != SQLITE_NULL) {
+        if (sqlite3_value_type(key) != SQLITE_NULL ||
+            sqlite3_value_type(count_value) != SQLITE_NULL) {
+            return live_error(t, SQLITE_ERROR,
+                              "%s: a row loads a filter or adds a key, not both: INSERT INTO "
+                              "%s(name, filter) or INSERT INTO %s(name, key)",
+                              t->name, t->name, t->name);
+        }
+        rc = live_load(t, name, filter, &f);
+    } else if ((rc = live_read_count(t, live_kind_for(t, name), count_value, &count)) ==
+                   SQLITE_OK &&
+               (rc = live_filter_for(t, name, &f)) == SQLITE_OK &&
+               sqlite3_value_type(key) != SQLITE_NULL) {
+        if (!filter_kind_can(f->view.kind, FILTER_ADDS_IN_PLACE)) {
+            return live_refusal(t, f->view.kind, FILTER_ADDS_IN_PLACE);
+        }
+        rc = sql_key_value_of(key, &key_read) == SQL_KEY_READ ? live_add(t, f, &key_read, count)
+                                                              : SQLITE_NOMEM;
+    }
+    *rowid = f != NULL ? f->id : 0;
+    return rc;
+}
+
+static int live_update_call(sqlite3_vtab *vtab, int argc, sqlite3_value **argv,
+                            sqlite3_int64 *rowid) {
+    live_table *t = (live_table *)vtab;
+    int adds_a_key = argc > 1 && sqlite3_value_type(argv[2 + COLUMN_KEY]) != SQLITE_NULL &&
+                     sqlite3_value_type(argv[2 + COLUMN_FILTER]) == SQLITE_NULL;
+    int rc = adds_a_key ? SQLITE_OK : live_batch_drain(t);
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
+    if (argc == 1) {
+        return live_delete(t, sqlite3_value_int64(argv[0]));
+    }
+    if (sqlite3_value_type(argv[0]) != SQLITE_NULL) {
+        return live_error(t, SQLITE_ERROR,
+                          "%s: a live table's rows cannot be updated: DELETE the key and INSERT "
+                          "the new one",
+                          t->name);
+    }
+    return live_insert(t, argv, rowid);
+}
+
+/* ---- Transactions ---- */
+
+static int live_begin_call(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    int rc = live_store_check(t->store);
+    t->writing = 1;
+    live_tokens_clear(t);
+    return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
+}
+
+static int live_sync_call(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    if (t->keys_lost) {
+        return live_error(t, SQLITE_ERROR,
+                          "%s: an earlier error lost keys this transaction added, so it cannot "
+                          "commit: roll it back and run it again",
+                          t->name);
+    }
+    int rc = live_store_flush(t->store);
+    return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
+}
+
+static int live_commit(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    live_store_committed(t->store);
+    t->writing = 0;
+    live_tokens_clear(t);
+    return SQLITE_OK;
+}
+
+/* Drops what the transaction (pending 2) or the savepoint (1) changed. */
+static void live_roll_back(live_table *t, int pending) {
+    t->batch_count = 0;
+    live_store_discard(t->store);
+    if (pending == 2) {
+        t->keys_lost = 0;
+        t->writing = 0;
+        live_tokens_clear(t);
+    }
+}
+
+static int live_rollback(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    if (t->busy) {
+        t->rollback_pending = 2;
+        t->writing = 0;
+        return SQLITE_OK;
+    }
+    live_roll_back(t, 2);
+    return SQLITE_OK;
+}
+
+/* xSavepoint: the start of a statement or a SAVEPOINT; what the statements before changed,
+** written. */
+static int live_savepoint_call(sqlite3_vtab *vtab, int savepoint) {
+    (void)savepoint;
+    live_tokens_clear((live_table *)vtab);
+    return live_sync_call(vtab);
+}
+
+static int live_release_call(sqlite3_vtab *vtab, int savepoint) {
+    (void)savepoint;
+    return live_sync_call(vtab);
+}
+
+static int live_rollback_to(sqlite3_vtab *vtab, int savepoint) {
+    live_table *t = (live_table *)vtab;
+    (void)savepoint;
+    if (t->busy) {
+        t->rollback_pending = t->rollback_pending > 1 ? t->rollback_pending : 1;
+        return SQLITE_OK;
+    }
+    live_roll_back(t, 1);
+    return SQLITE_OK;
+}
+
+/*
+** The calls that run statements of their own: one that fails may make SQLite roll the
+** transaction back then and there (out of memory, a full disk), calling xRollback within the
+** call, whose filters and tokens must outlast it. So a rollback within a call is done as the
+** call ends (live_leave).
+*/
+
+/* Notes that a call of the module began. */
+static void live_enter(live_table *t) {
+    t->busy++;
+}
+
+/* Ends a call of the module that answered rc: a rollback within it is done now. */
+static int live_leave(live_table *t, int rc) {
+    if (--t->busy == 0 && t->rollback_pending) {
+        int pending = t->rollback_pending;
+        t->rollback_pending = 0;
+        live_roll_back(t, pending);
+    }
+    return rc;
+}
+
+static int live_filter_rows(sqlite3_vtab_cursor *cursor, int plan, const char *plan_text, int argc,
+                            sqlite3_value **argv) {
+    live_table *t = (live_table *)cursor->pVtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(
+        t, rc != SQLITE_OK ? rc : live_filter_rows_call(cursor, plan, plan_text, argc, argv));
+}
+
+static int live_next(sqlite3_vtab_cursor *cursor) {
+    live_table *t = (live_table *)cursor->pVtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_next_call(cursor));
+}
+
+static int live_column(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, int column) {
+    live_table *t = (live_table *)cursor->pVtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_column_call(cursor, ctx, column));
+}
+
+static int live_update(sqlite3_vtab *vtab, int argc, sqlite3_value **argv, sqlite3_int64 *rowid) {
+    live_enter((live_table *)vtab);
+    return live_leave((live_table *)vtab, live_update_call(vtab, argc, argv, rowid));
+}
+
+static int live_begin(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_begin_call(vtab));
+}
+
+static int live_sync(sqlite3_vtab *vtab) {
+    live_table *t = (live_table *)vtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_sync_call(vtab));
+}
+
+static int live_savepoint(sqlite3_vtab *vtab, int savepoint) {
+    live_table *t = (live_table *)vtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_savepoint_call(vtab, savepoint));
+}
+
+static int live_release(sqlite3_vtab *vtab, int savepoint) {
+    live_table *t = (live_table *)vtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_release_call(vtab, savepoint));
+}
+
+static int live_rename_call(sqlite3_vtab *vtab, const char *new_name) {
+    live_table *t = (live_table *)vtab;
+    char *name = sqlite3_mprintf("%s", new_name);
+    int rc = name == NULL ? SQLITE_NOMEM : live_store_flush(t->store);
+    if (rc == SQLITE_OK) {
+        rc = live_store_rename(t->store, new_name);
+    }
+    if (rc != SQLITE_OK) {
+        sqlite3_free(name);
+        return live_store_error(t, rc);
+    }
+    sqlite3_free(t->name);
+    t->name = name;
+    return SQLITE_OK;
+}
+
+static int live_rename(sqlite3_vtab *vtab, const char *new_name) {
+    live_table *t = (live_table *)vtab;
+    live_enter(t);
+    int rc = live_batch_drain(t);
+    return live_leave(t, rc != SQLITE_OK ? rc : live_rename_call(vtab, new_name));
+}
+
+/* The shadow tables, which defensive mode keeps ordinary SQL from writing. */
+static int live_shadow_name(const char *suffix) {
+    return sqlite3_stricmp(suffix, "config") == 0 || sqlite3_stricmp(suffix, "filters") == 0 ||
+           sqlite3_stricmp(suffix, "chunks") == 0;
+}
+
+static const sqlite3_module live_module = {
+    .iVersion = 3,
+    .xCreate = live_create,
+    .xConnect = live_connect,
+    .xBestIndex = live_best_index,
+    .xDisconnect = live_disconnect,
+    .xDestroy = live_destroy,
+    .xOpen = live_open_cursor,
+    .xClose = live_close_cursor,
+    .xFilter = live_filter_rows,
+    .xNext = live_next,
+    .xEof = live_eof,
+    .xColumn = live_column,
+    .xRowid = live_rowid,
+    .xUpdate = live_update,
+    .xBegin = live_begin,
+    .xSync = live_sync,
+    .xCommit = live_commit,
+    .xRollback = live_rollback,
+    .xFindFunction = NULL,
+    .xRename = live_rename,
+    .xSavepoint = live_savepoint,
+    .xRelease = live_release,
+    .xRollbackTo = live_rollback_to,
+    .xShadowName = live_shadow_name,
+};
+
+int live_table_register(sqlite3 *db) {
+    return sqlite3_create_module_v2(db, "bloom", &live_module, NULL, NULL);
+}
