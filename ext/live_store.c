@@ -159,10 +159,9 @@ static int live_statements_prepare(live_store *s) {
     return SQLITE_OK;
 }
 
-/* The statement which, reset and unbound, into *out. */
-static int live_statement_get(live_store *s, live_statement which, sqlite3_stmt **out) {
-    *out = s->statements[which];
-    return SQLITE_OK;
+/* The statement which, reset and unbound (prepared when the store opened). */
+static sqlite3_stmt *live_prepared(live_store *s, live_statement which) {
+    return s->statements[which];
 }
 
 /* Ends a run of stmt that gave rc (SQLITE_DONE or SQLITE_ROW are success): SQLITE_OK or the
@@ -308,14 +307,10 @@ static int live_store_read_config(live_store *s) {
 /* The data version of the store's file, which any commit changes, into *file, and the one of
 ** PRAGMA data_version, which the connection's own do not, into *pragma. */
 static int live_store_versions(live_store *s, unsigned int *file, sqlite3_int64 *pragma) {
-    sqlite3_stmt *stmt = NULL;
+    sqlite3_stmt *stmt = live_prepared(s, STMT_DATA_VERSION);
     *file = 0;
     sqlite3_file_control(s->db, s->schema, SQLITE_FCNTL_DATA_VERSION, file);
-    int rc = live_statement_get(s, STMT_DATA_VERSION, &stmt), step;
-    if (rc != SQLITE_OK) {
-        return rc;
-    }
-    step = sqlite3_step(stmt);
+    int step = sqlite3_step(stmt);
     *pragma = step == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
     return live_statement_done(s, stmt, step);
 }
@@ -434,7 +429,6 @@ static int live_chunk_write(live_store *s, live_chunk *c) {
     if (!zeros) {
         zeros = c->used == 0 || (c->data[0] == 0 && memcmp(c->data, c->data + 1, c->used - 1) == 0);
     }
-    sqlite3_stmt *stmt = NULL;
     int rc;
     if (zeros && c->filter->slots[c->index].keys == 0) {
         if (!c->in_table) {
@@ -442,24 +436,20 @@ static int live_chunk_write(live_store *s, live_chunk *c) {
             c->filter->slots[c->index].ready = 0;
             return SQLITE_OK;
         }
-        rc = live_statement_get(s, STMT_CHUNK_DELETE, &stmt);
-        if (rc == SQLITE_OK) {
-            sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
-            rc = live_write(s, stmt, NULL);
-        }
+        sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_DELETE);
+        sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
+        rc = live_write(s, stmt, NULL);
         c->in_table = rc == SQLITE_OK ? 0 : c->in_table;
     } else {
-        rc = live_statement_get(s, STMT_CHUNK_WRITE, &stmt);
-        if (rc == SQLITE_OK) {
-            sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
-            sqlite3_bind_int64(stmt, 2, c->filter->slots[c->index].keys);
-            if (c->data != NULL) {
-                sqlite3_bind_blob(stmt, 3, c->data, (int)c->used, SQLITE_STATIC);
-            } else {
-                sqlite3_bind_zeroblob(stmt, 3, (int)c->used);
-            }
-            rc = live_write(s, stmt, NULL);
+        sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_WRITE);
+        sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
+        sqlite3_bind_int64(stmt, 2, c->filter->slots[c->index].keys);
+        if (c->data != NULL) {
+            sqlite3_bind_blob(stmt, 3, c->data, (int)c->used, SQLITE_STATIC);
+        } else {
+            sqlite3_bind_zeroblob(stmt, 3, (int)c->used);
         }
+        rc = live_write(s, stmt, NULL);
         c->in_table = rc == SQLITE_OK ? 1 : c->in_table;
     }
     c->dirty = rc == SQLITE_OK ? 0 : c->dirty;
@@ -535,12 +525,8 @@ static int live_chunk_room(live_store *s, live_filter *f, uint32_t index) {
 
 /* Reads chunk c's row, if it has one, into c. */
 static int live_chunk_read(live_store *s, live_chunk *c) {
-    sqlite3_stmt *stmt = NULL;
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_READ);
     uint32_t room = c->filter->chunk_bytes;
-    int rc = live_statement_get(s, STMT_CHUNK_READ, &stmt);
-    if (rc != SQLITE_OK) {
-        return rc;
-    }
     sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
     int step = sqlite3_step(stmt);
     if (step == SQLITE_ROW) {
@@ -640,6 +626,7 @@ static void live_filters_clear(live_store *s) {
     s->filters = NULL;
     s->filter_count = s->filter_capacity = 0;
     s->loaded = 0;
+    s->headers_changed = 0; /* nothing left to write */
     s->generation++;
 }
 
@@ -744,8 +731,8 @@ int live_store_load(live_store *s) {
         return SQLITE_OK;
     }
     live_filters_clear(s);
-    sqlite3_stmt *stmt = NULL;
-    int rc = live_statement_get(s, STMT_FILTERS_LIST, &stmt), step;
+    sqlite3_stmt *stmt = live_prepared(s, STMT_FILTERS_LIST);
+    int rc = SQLITE_OK, step;
     while (rc == SQLITE_OK && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
         live_filter *f;
         rc = live_filter_make(s, sqlite3_column_int64(stmt, 0),
@@ -770,10 +757,6 @@ int live_store_load(live_store *s) {
 
 uint64_t live_store_generation(const live_store *s) {
     return s->generation;
-}
-
-size_t live_store_filter_count(const live_store *s) {
-    return s->filter_count;
 }
 
 live_filter *live_store_filter_at(const live_store *s, size_t i) {
@@ -815,11 +798,8 @@ const filter_kind *live_store_template_kind(const live_store *s) {
 ** *out. */
 static int live_store_insert(live_store *s, const char *name, const uint8_t *header, uint64_t bytes,
                              live_filter **out) {
-    sqlite3_stmt *stmt = NULL;
+    sqlite3_stmt *stmt = live_prepared(s, STMT_FILTER_INSERT);
     int rc = live_store_load(s);
-    if (rc == SQLITE_OK) {
-        rc = live_statement_get(s, STMT_FILTER_INSERT, &stmt);
-    }
     if (rc != SQLITE_OK) {
         return rc;
     }
@@ -866,8 +846,8 @@ int live_store_add_empty(live_store *s, const char *name, live_filter **out) {
 ** nothing. */
 static int live_store_write_body(live_store *s, live_filter *f, const uint8_t *blob) {
     uint64_t body = f->view.bytes - FILTER_HEADER_BYTES;
-    sqlite3_stmt *stmt = NULL;
-    int rc = live_statement_get(s, STMT_CHUNK_WRITE, &stmt);
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_WRITE);
+    int rc = SQLITE_OK;
     for (uint64_t c = 0; rc == SQLITE_OK && c * f->chunk_bytes < body; c++) {
         const uint8_t *data = blob + FILTER_HEADER_BYTES + c * f->chunk_bytes;
         uint64_t bytes = body - c * f->chunk_bytes;
@@ -902,14 +882,12 @@ int live_store_add_blob(live_store *s, const char *name, const uint8_t *blob, ui
 }
 
 int live_store_remove(live_store *s, live_filter *f) {
-    sqlite3_stmt *stmt = NULL;
-    int rc = live_statement_get(s, STMT_CHUNKS_DROP, &stmt);
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNKS_DROP);
+    sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));
+    sqlite3_bind_int64(stmt, 2, live_last_chunk(f->id));
+    int rc = live_write(s, stmt, NULL);
     if (rc == SQLITE_OK) {
-        sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));
-        sqlite3_bind_int64(stmt, 2, live_last_chunk(f->id));
-        rc = live_write(s, stmt, NULL);
-    }
-    if (rc == SQLITE_OK && (rc = live_statement_get(s, STMT_FILTER_DELETE, &stmt)) == SQLITE_OK) {
+        stmt = live_prepared(s, STMT_FILTER_DELETE);
         sqlite3_bind_int64(stmt, 1, f->id);
         rc = live_write(s, stmt, NULL);
     }
@@ -927,12 +905,6 @@ int live_store_remove(live_store *s, live_filter *f) {
 
 /* ---- Transactions ---- */
 
-/* Empties every cache. */
-static void live_store_forget(live_store *s) {
-    live_filters_clear(s);
-    s->headers_changed = 0; /* nothing left to write */
-}
-
 int live_store_check(live_store *s) {
     unsigned int file = 0;
     if (s->versions_known &&
@@ -947,7 +919,7 @@ int live_store_check(live_store *s) {
     }
     if ((!s->versions_known || pragma != s->pragma_version) && s->dirty_count == 0 &&
         !s->headers_changed) {
-        live_store_forget(s); /* another connection committed (none can while this one writes) */
+        live_filters_clear(s); /* another connection committed (none can while this one writes) */
     }
     s->versions_known = 1;
     s->file_version = file;
@@ -964,15 +936,11 @@ static int live_filter_write_header(live_store *s, live_filter *f) {
         f->view.bytes == f->stored_bytes) {
         return SQLITE_OK;
     }
-    sqlite3_stmt *stmt = NULL;
-    int rc = live_statement_get(s, STMT_FILTER_UPDATE, &stmt);
-    if (rc != SQLITE_OK) {
-        return rc;
-    }
+    sqlite3_stmt *stmt = live_prepared(s, STMT_FILTER_UPDATE);
     sqlite3_bind_int64(stmt, 1, f->id);
     sqlite3_bind_blob(stmt, 2, header, FILTER_HEADER_BYTES, SQLITE_STATIC);
     sqlite3_bind_int64(stmt, 3, (sqlite3_int64)f->view.bytes);
-    rc = live_write(s, stmt, NULL);
+    int rc = live_write(s, stmt, NULL);
     if (rc == SQLITE_OK) {
         memcpy(f->stored_header, header, sizeof header);
         f->stored_bytes = f->view.bytes;
@@ -1003,7 +971,7 @@ int live_store_flush(live_store *s) {
 }
 
 void live_store_discard(live_store *s) {
-    live_store_forget(s);
+    live_filters_clear(s);
 }
 
 void live_store_committed(live_store *s) {
@@ -1182,11 +1150,8 @@ int live_filter_count(live_filter *f) {
     if (f->count_known) {
         return SQLITE_OK;
     }
-    sqlite3_stmt *stmt = NULL;
-    int rc = live_statement_get(s, STMT_CHUNK_KEYS, &stmt), step;
-    if (rc != SQLITE_OK) {
-        return rc;
-    }
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_KEYS);
+    int rc, step;
     sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));
     sqlite3_bind_int64(stmt, 2, live_last_chunk(f->id));
     uint64_t parts = 0; /* the parts wrap around 2^64 as the count did */
@@ -1271,13 +1236,13 @@ void live_filter_lengthen(live_filter *f, uint64_t bytes) {
 
 int live_filter_snapshot(live_filter *f, uint8_t **out) {
     live_store *s = f->store;
-    sqlite3_stmt *stmt = NULL;
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_SCAN);
     uint64_t bytes = f->view.bytes, parts = 0;
-    int rc = live_statement_get(s, STMT_CHUNK_SCAN, &stmt), step;
-    uint8_t *blob = rc == SQLITE_OK ? sqlite3_malloc64(bytes) : NULL;
+    uint8_t *blob = sqlite3_malloc64(bytes);
+    int rc, step;
     *out = NULL;
-    if (rc != SQLITE_OK || blob == NULL) {
-        return rc != SQLITE_OK ? rc : SQLITE_NOMEM;
+    if (blob == NULL) {
+        return SQLITE_NOMEM;
     }
     uint64_t written = FILTER_HEADER_BYTES; /* the bytes before this are the rows' or zeros */
     sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));

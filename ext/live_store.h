@@ -103,8 +103,7 @@ int live_store_load(live_store *s);
 /* Bumped whenever the list changes: a cursor that saw another finds its place again. */
 uint64_t live_store_generation(const live_store *s);
 
-/* The number of filters, and the i-th in the order of their ids (after live_store_load). */
-size_t live_store_filter_count(const live_store *s);
+/* The i-th filter in the order of their ids (after live_store_load), NULL past the last. */
 live_filter *live_store_filter_at(const live_store *s, size_t i);
 
 /* The index of the first filter whose id is at least id. */

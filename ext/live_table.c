@@ -1059,18 +1059,8 @@ static int live_load(live_table *t, const char *name, sqlite3_value *v, live_fil
     return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
 }
 
-/* The filter called name, made from the table's template if there is none, into *out. */
-/* The kind of the filter called name: its own, or the one it would be made of. */
-static const filter_kind *live_kind_for(const live_table *t, const char *name) {
-    const live_filter *f = live_store_find(t->store, name);
-    return f != NULL ? f->view.kind : live_store_template_kind(t->store);
-}
-
-static int live_filter_for(live_table *t, const char *name, live_filter **out) {
-    *out = live_store_find(t->store, name);
-    if (*out != NULL) {
-        return SQLITE_OK;
-    }
+/* Makes a filter called name from the table's template, into *out (an error without one). */
+static int live_filter_new(live_table *t, const char *name, live_filter **out) {
     if (!live_store_has_template(t->store)) {
         return name == NULL
                    ? live_error(t, SQLITE_ERROR,
@@ -1134,15 +1124,20 @@ static int live_insert(live_table *t, sqlite3_value **argv, sqlite3_int64 *rowid
                               t->name, t->name, t->name);
         }
         rc = live_load(t, name, filter, &f);
-    } else if ((rc = live_read_count(t, live_kind_for(t, name), count_value, &count)) ==
-                   SQLITE_OK &&
-               (rc = live_filter_for(t, name, &f)) == SQLITE_OK &&
-               sqlite3_value_type(key) != SQLITE_NULL) {
-        if (!filter_kind_can(f->view.kind, FILTER_ADDS_IN_PLACE)) {
-            return live_refusal(t, f->view.kind, FILTER_ADDS_IN_PLACE);
+    } else {
+        /* The count is checked by the filter's kind before a filter is made of the name. */
+        f = live_store_find(t->store, name);
+        const filter_kind *kind = f != NULL ? f->view.kind : live_store_template_kind(t->store);
+        if ((rc = live_read_count(t, kind, count_value, &count)) == SQLITE_OK && f == NULL) {
+            rc = live_filter_new(t, name, &f);
         }
-        rc = sql_key_value_of(key, &key_read) == SQL_KEY_READ ? live_add(t, f, &key_read, count)
-                                                              : SQLITE_NOMEM;
+        if (rc == SQLITE_OK && sqlite3_value_type(key) != SQLITE_NULL) {
+            if (!filter_kind_can(f->view.kind, FILTER_ADDS_IN_PLACE)) {
+                return live_refusal(t, f->view.kind, FILTER_ADDS_IN_PLACE);
+            }
+            rc = sql_key_value_of(key, &key_read) == SQL_KEY_READ ? live_add(t, f, &key_read, count)
+                                                                  : SQLITE_NOMEM;
+        }
     }
     *rowid = f != NULL ? f->id : 0;
     return rc;
