@@ -768,6 +768,12 @@ static int live_eof(sqlite3_vtab_cursor *cursor) {
     return ((live_cursor *)cursor)->eof;
 }
 
+/* The filter of id, or NULL. */
+static live_filter *live_filter_by_id(live_table *t, sqlite3_int64 id) {
+    live_filter *f = live_store_filter_at(t->store, live_store_position(t->store, id));
+    return f != NULL && f->id == id ? f : NULL;
+}
+
 /* The filter of the cursor's row into *out, found again by its id when the list changed since
 ** (NULL: it was dropped). */
 static int live_row_filter(live_table *t, live_cursor *c, live_filter **out) {
@@ -779,8 +785,7 @@ static int live_row_filter(live_table *t, live_cursor *c, live_filter **out) {
     if (rc != SQLITE_OK) {
         return live_store_error(t, rc);
     }
-    *out = live_store_filter_at(t->store, live_store_position(t->store, c->current_id));
-    *out = *out != NULL && (*out)->id == c->current_id ? *out : NULL;
+    *out = live_filter_by_id(t, c->current_id);
     return SQLITE_OK;
 }
 
@@ -874,12 +879,6 @@ static int live_rowid(sqlite3_vtab_cursor *cursor, sqlite3_int64 *rowid) {
 static const live_token *live_token_of(live_table *t, sqlite3_int64 rowid) {
     uint64_t index = (uint64_t)(-(rowid + 1));
     return index < t->token_count ? &t->tokens[index] : NULL;
-}
-
-/* The filter of id, or NULL. */
-static live_filter *live_filter_by_id(live_table *t, sqlite3_int64 id) {
-    live_filter *f = live_store_filter_at(t->store, live_store_position(t->store, id));
-    return f != NULL && f->id == id ? f : NULL;
 }
 
 /* DELETE of the row rowid: a key from its filter, or a whole filter. */
