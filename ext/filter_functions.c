@@ -65,9 +65,11 @@ static void bloom_change_filter(sqlite3_context *ctx, sqlite3_value **argv, cons
         sql_result_filter(ctx, blob, bytes);
         return;
     }
-    sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT or FILTER_FULL */
+    sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT, FILTER_FULL or FILTER_REFUSED */
     if (status == FILTER_ABSENT) {
         sql_error_not_removed(ctx, func, argv[1]);
+    } else if (status == FILTER_REFUSED) {
+        sql_error_refused(ctx, func, argv[1], f.kind->value_type(&f));
     } else {
         sql_error_full(ctx, func, "the key", f.kind);
     }
@@ -372,9 +374,10 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
     key_value value;
     int read = ok ? sql_read_key_value(ctx, argv[0], &value) : SQL_KEY_NULL;
     if (read == SQL_KEY_READ) {
-        key = sql_kind_hash_key(st, &value);
-        ok = st->blob != NULL ? bloom_build_key(ctx, st, key)
-                              : bloom_build_remember_key(ctx, st, key);
+        ok = st->kind->build_hash != NULL ? st->kind->build_hash(ctx, st, argv[0], &value, &key)
+                                          : (key = sql_kind_hash_key(st, &value), 1);
+        ok = ok && (st->blob != NULL ? bloom_build_key(ctx, st, key)
+                                     : bloom_build_remember_key(ctx, st, key));
         st->keys += ok;
     }
     ok = ok && read != SQL_KEY_ERROR;
