@@ -152,20 +152,17 @@ enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
 #endif
 
 /* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
-** first the kind of the group's first row (NULL if none). Returns NULL after setting the
-** error. */
+** first the kind of the group's first row (NULL if none), without a copy of the argument
+** (sql_text_is). Returns NULL after setting the error. */
 static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *func,
                                              sqlite3_value *v, const sql_kind *first) {
-    int type = sqlite3_value_type(v); /* before sqlite3_value_text, which converts v */
-    const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
-    const filter_kind *named;
     const sql_kind *kind;
-    if (text != NULL) {
-        if (first != NULL && sqlite3_stricmp(text, first->kind->name) == 0) {
-            return first;
-        }
-        if ((named = filter_kind_named(text)) != NULL) {
-            return sql_kind_of(named);
+    if (first != NULL && sql_text_is(v, first->kind->name)) {
+        return first;
+    }
+    for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
+        if (sql_text_is(v, kind->kind->name)) {
+            return kind;
         }
     }
     sqlite3_str *s = sqlite3_str_new(NULL);

@@ -39,6 +39,14 @@ typedef struct bench {
     const char *extension; /* the path of bloom.so */
 } bench;
 
+/* bloom_build's N (0 for NULL), P and kind, bound to ?1, ?2 and ?3 as client libraries bind
+** them: the kind as TEXT with its length, so with no NUL after it. */
+typedef struct build_arguments {
+    sqlite3_int64 n;
+    double p;
+    const char *kind;
+} build_arguments;
+
 /* A query to time: SQL text and an optional BLOB bound to ?1. */
 typedef struct query {
     const char *label;
@@ -82,9 +90,10 @@ static char *format(const char *fmt, ...) {
     return s;
 }
 
-/* Runs q once (prepare, bind, every row) and returns the seconds it took; column 0 of its
-** first row goes to *result when result is not NULL. */
-static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
+/* Runs q once (prepare, bind, every row), with the build arguments a bound too when a is not
+** NULL, and returns the seconds it took; column 0 of its first row goes to *result when result
+** is not NULL. */
+static double run_bound(bench *b, const query *q, const build_arguments *a, sqlite3_int64 *result) {
     sqlite3_stmt *stmt = NULL;
     double start = now();
     if (sqlite3_prepare_v2(b->db, q->sql, -1, &stmt, NULL) != SQLITE_OK) {
@@ -92,6 +101,13 @@ static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
     }
     if (q->blob != NULL) {
         sqlite3_bind_blob(stmt, 1, q->blob, q->bytes, SQLITE_STATIC);
+    }
+    if (a != NULL) {
+        if (a->n > 0) {
+            sqlite3_bind_int64(stmt, 1, a->n);
+        }
+        sqlite3_bind_double(stmt, 2, a->p);
+        sqlite3_bind_text(stmt, 3, a->kind, (int)strlen(a->kind), SQLITE_STATIC);
     }
     int rc, first = 1;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -107,21 +123,30 @@ static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
     return now() - start;
 }
 
+/* run_bound without build arguments. */
+static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
+    return run_bound(b, q, NULL, result);
+}
+
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Times count queries b->runs times each, in turns (1 2 3 1 2 3 ...); medians[i] gets the
-** median seconds of query i. */
-static void time_in_turns(bench *b, const query *queries, int count, double *medians) {
+/* Times count queries b->runs times each, in turns (1 2 3 1 2 3 ...), query i with the build
+** arguments arguments[i] bound when arguments is not NULL (NULL ones: none); medians[i] gets
+** the median seconds of query i. */
+static void time_bound_in_turns(bench *b, const query *queries,
+                                const build_arguments *const *arguments, int count,
+                                double *medians) {
     double *times = malloc(sizeof(double) * (size_t)(count * b->runs));
     if (times == NULL) {
         die(b, "out of memory");
     }
     for (int r = 0; r < b->runs; r++) {
         for (int i = 0; i < count; i++) {
-            times[i * b->runs + r] = run_once(b, &queries[i], NULL);
+            times[i * b->runs + r] =
+                run_bound(b, &queries[i], arguments != NULL ? arguments[i] : NULL, NULL);
         }
     }
     for (int i = 0; i < count; i++) {
@@ -129,6 +154,11 @@ static void time_in_turns(bench *b, const query *queries, int count, double *med
         medians[i] = times[i * b->runs + b->runs / 2];
     }
     free(times);
+}
+
+/* time_bound_in_turns without build arguments. */
+static void time_in_turns(bench *b, const query *queries, int count, double *medians) {
+    time_bound_in_turns(b, queries, NULL, count, medians);
 }
 
 /* Returns a malloc'ed copy of the BLOB the one-row query sql returns, its size in *bytes. */
@@ -309,7 +339,58 @@ static char *build_floor_query(const filter_kind *layout, int sized_at_end) {
     return format("SELECT bloom_build(x%s) FROM keys", sized_at_end ? "" : ", 1000000, 0.01");
 }
 
-/* 2. The build against count(x): each layout of a Bloom filter, n given, then sized at the end. */
+/* Whether bloom_build builds kind (tests/test_kinds.h). */
+static int is_built_by_bloom_build(const filter_kind *kind) {
+    return test_kind_of(kind)->builder == BUILT_BY_BLOOM_BUILD;
+}
+
+/* 2, then: bloom_build with n, p and the kind as literals against the same bound as parameters,
+** in turns, for each kind it builds, n given, then sized at the end where the kind can be. */
+static void table_build_bound(bench *b) {
+    printf("\nThe same with n, p and the kind bound (`SELECT bloom_build(x, ?1, ?2, ?3) FROM "
+           "keys`, the kind as client libraries bind TEXT: with its length), in turns with the "
+           "literals; the thread's CPU time.\n\n");
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    int kind_count = kinds_where(is_built_by_bloom_build, kinds), count = 0;
+    kind_count = b->quick ? 1 : kind_count; /* quick: the first kind alone */
+    build_arguments arguments[2 * FILTER_KIND_COUNT];
+    const build_arguments *bound[4 * FILTER_KIND_COUNT];
+    query queries[4 * FILTER_KIND_COUNT];
+    for (int sized_at_end = 0; sized_at_end < 2; sized_at_end++) {
+        for (int k = 0; k < kind_count; k++) {
+            if (sized_at_end && !test_kind_of(kinds[k])->sized_at_end) {
+                continue;
+            }
+            build_arguments *a = &arguments[count / 2];
+            *a = (build_arguments){sized_at_end ? 0 : 1000000, 0.01, kinds[k]->name};
+            bound[count] = NULL;
+            queries[count++] = (query){kinds[k]->name,
+                                       format("SELECT bloom_build(x, %s, 0.01, '%s') FROM keys",
+                                              sized_at_end ? "NULL" : "1000000", kinds[k]->name),
+                                       NULL, 0};
+            bound[count] = a;
+            queries[count++] = (query){
+                kinds[k]->name, format("SELECT bloom_build(x, ?1, ?2, ?3) FROM keys"), NULL, 0};
+        }
+    }
+    double medians[4 * FILTER_KIND_COUNT];
+    bench_clock = CLOCK_THREAD_CPUTIME_ID; /* in memory: what the other load does not inflate */
+    time_bound_in_turns(b, queries, bound, count, medians);
+    bench_clock = CLOCK_MONOTONIC;
+    printf("| kind | n | literals, ns/row | bound, ns/row | bound / literals |\n"
+           "|---|---|---|---|---|\n");
+    for (int i = 0; i < count; i += 2) {
+        printf("| %s | %s | %.1f | %.1f | %.2f |\n", queries[i].label,
+               bound[i + 1]->n > 0 ? "1000000" : "NULL", medians[i] * 1e9 / 1e6,
+               medians[i + 1] * 1e9 / 1e6, medians[i + 1] / medians[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        sqlite3_free(queries[i].sql);
+    }
+}
+
+/* 2. The build against count(x): each layout of a Bloom filter, n given, then sized at the end;
+** then every kind's build with its parameters as literals and bound (table_build_bound). */
 static void table_build(bench *b) {
     printf("\n### 2. Build floor\n\n");
     printf("Over the 1,000,000 rows of `keys`, median of %d runs, in turns.\n\n", b->runs);
@@ -333,6 +414,7 @@ static void table_build(bench *b) {
     for (int i = 1; i < count; i++) {
         sqlite3_free(queries[i].sql);
     }
+    table_build_bound(b);
 }
 
 /* Pseudo-random distinct key number i, as SQL for format(): a bijection of 0..4294967310. */
