@@ -79,7 +79,7 @@ double parquet_fp_rate(double keys_per_block) {
 /* The largest keys per block whose rate is at most p (0 < p < 1): the rate grows with the
 ** load, so a bisection of its logarithm finds it. */
 static double parquet_load_for_rate(double p) {
-    double low = -40.0, high = log(1024.0); /* loads from e^-40 to 1024 keys a block */
+    double low = -80.0, high = log(1024.0); /* loads from e^-80 to 1024 keys a block */
     if (parquet_fp_rate(exp(high)) <= p) {
         return exp(high);
     }
@@ -100,11 +100,13 @@ filter_status parquet_size(uint64_t n, double p, uint32_t *blocks, double *bytes
     if (n < 1 || filter_check_rate(p) != FILTER_OK) {
         return FILTER_BAD_ARGUMENT;
     }
+    /* The bisection's load is a little under the largest: half the power of two may do. */
     double needed = ceil((double)n / parquet_load_for_rate(p));
-    while (needed > 1.0 && parquet_fp_rate((double)n / (needed - 1.0)) <= p) {
-        needed--; /* the bisection's load is a little under the largest */
+    double rounded = needed > 2.0 * PARQUET_SIZED_BLOCKS_MAX ? needed : exp2(ceil(log2(needed)));
+    if (rounded >= 2.0 && rounded <= 2.0 * PARQUET_SIZED_BLOCKS_MAX &&
+        parquet_fp_rate((double)n / (rounded / 2.0)) <= p) {
+        rounded /= 2.0;
     }
-    double rounded = exp2(ceil(log2(needed)));
     *bytes_needed = FILTER_HEADER_BYTES + rounded * PARQUET_BLOCK_BYTES;
     if (rounded > PARQUET_SIZED_BLOCKS_MAX) {
         return FILTER_TOO_BIG;
@@ -279,7 +281,7 @@ static key_hash parquet_hash_floating(parquet_type type, const key_value *key) {
         le_store64(bytes, le_double_bits(v == 0.0 ? 0.0 : v));
         return parquet_hash(type, bytes, 8, zero);
     }
-    if (!(fabs(v) <= 3.4028234663852886e38)) { /* FLT_MAX: beyond, no FLOAT equals it */
+    if (!isinf(v) && !(fabs(v) <= 3.4028234663852886e38)) { /* past FLT_MAX, no FLOAT is it */
         return parquet_not_a_value(type);
     }
     float narrow = (float)v;
@@ -298,7 +300,10 @@ static key_hash parquet_hash_as(parquet_type type, uint32_t type_length, const k
     uint8_t bytes[8];
     switch (type) {
     case PARQUET_INT32:
-        if (!parquet_integral(key, &bits) || bits + UINT64_C(0x80000000) >= UINT64_C(0x180000000)) {
+        if (!parquet_integral(key, &bits) ||
+            (key->type == KEY_TAG_INTEGER
+                 ? key->integer < INT32_MIN || key->integer > UINT32_MAX
+                 : key->real < -2147483648.0 || key->real >= 4294967296.0)) {
             return parquet_not_a_value(type); /* outside [-2^31, 2^32) */
         }
         le_store32(bytes, (uint32_t)bits);
@@ -589,21 +594,22 @@ static filter_status parquet_kind_add_io(const filter_view *f, filter_io *io, ke
     if (!parquet_takes(h.type, key)) {
         return FILTER_REFUSED;
     }
-    int count = parquet_key_hashes(key, hashes);
+    int count = parquet_key_hashes(key, hashes), found = 0;
     for (int i = 0; i < count; i++) {
         uint64_t offset = parquet_block_offset(hashes[i], h.blocks);
         if (io->read(io->state, offset, block, sizeof block) != 0) {
             return FILTER_IO_FAILED;
         }
-        if (!parquet_block_test(block, hashes[i])) {
-            *was_absent = 1;
+        if (parquet_block_test(block, hashes[i])) {
+            found = 1; /* a zero: either zero's bits found it */
+        } else {
             parquet_block_set(block, hashes[i]);
             if (io->write(io->state, offset, block, sizeof block) != 0) {
                 return FILTER_IO_FAILED;
             }
         }
     }
-    *was_absent = *was_absent || h.type == PARQUET_UNTYPED;
+    *was_absent = !found || h.type == PARQUET_UNTYPED; /* as might_contain answered before */
     le_store64(keys, filter_add_counts(h.keys, 1));
     return (h.type == PARQUET_UNTYPED && io->write(io->state, OFF_TYPE, &type, 1) != 0) ||
                    io->write(io->state, OFF_KEYS, keys, sizeof keys) != 0

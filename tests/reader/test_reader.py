@@ -1408,16 +1408,6 @@ PARQUET_EDGES = [0, 1, -1, 5, -2**31, -2**31 - 1, 2**31 - 1, 2**31, 2**32 - 1, 2
                  b"", b"\x00", b"twelve bytes", b"\xde\xad\xbe\xef"]
 
 
-def parquet_problem(f, value):
-    """A key on which the extension is known to differ from section 4.7 (the reader's
-    expected failures, Parquet.test_known_*), None otherwise."""
-    if f.physical_type == 4 and isinstance(value, float) and math.isinf(value):
-        return "FLOAT infinity"
-    if f.physical_type == 1 and isinstance(value, float) and 2.0**64 - 2**31 <= value < 2.0**64:
-        return "INT32 REAL near 2^64"
-    return None
-
-
 def check_parquet(blob, keys, probes, problems, conn=None):
     """Compare the reader with the extension on one Parquet filter that holds `keys`: the
     probes of `keys` and `probes` (the known differences left out), and bloom_info."""
@@ -1425,8 +1415,6 @@ def check_parquet(blob, keys, probes, problems, conn=None):
     f = sqbf.parse(blob)
     STATS["filters"] += 1
     for key in list(keys) + list(probes):
-        if parquet_problem(f, key):
-            continue
         ext = conn.execute("SELECT bloom_might_contain(?, ?)", (blob, key)).fetchone()[0]
         mine = sqbf.parquet_probe(f, key)
         STATS["probes"] += 1
@@ -1578,7 +1566,7 @@ class Parquet(TestCase):
             blob, added = one, []
             for value in fx.pool[a + 400:a + 400 + rng.randrange(1, 25)] + rng.sample(
                     PARQUET_EDGES, 4):
-                if value is None or parquet_problem(sqbf.parse(blob), value):
+                if value is None:
                     continue
                 ext, error = ext_value(conn, "SELECT bloom_add(?, ?)", (blob, value))
                 try:
@@ -1632,7 +1620,7 @@ class Parquet(TestCase):
                 probes += [rng.randbytes(type_length), "x" * type_length]
             f = check_parquet(blob, [], probes, problems)
             for value in rng.sample(probes, 6):
-                if value is None or parquet_problem(f, value):
+                if value is None:
                     continue
                 ext, error = ext_value(fx.conn, "SELECT bloom_add(?, ?)", (blob, value))
                 try:
@@ -1678,24 +1666,19 @@ class Parquet(TestCase):
                                                             (fixed,)).fetchone()))
         conn.close()
 
-    @unittest.expectedFailure
-    def test_known_float_infinity(self):
+    def test_float_infinity(self):
         """Section 4.7: a FLOAT filter's keys are the numbers "that a binary32 holds exactly",
         and a binary32 holds the infinities: 1e999 is the FLOAT 0000807F (as a DOUBLE filter
-        takes it). The extension refuses it: expected to fail until it takes it (or section 4.7
-        says "finite"); then remove this marker and parquet_problem's line."""
+        takes it)."""
         conn = connect()
         empty = sqbf.empty_parquet(0, 0, 2, 4)
         self.assertEqual(sqbf.parquet_plain(4, 0, math.inf)[1], [bytes.fromhex("0000807F")])
         self.assertEqual(conn.execute("SELECT bloom_add(?, ?)", (empty, math.inf)).fetchone()[0],
                          sqbf.parquet_add(empty, math.inf))
 
-    @unittest.expectedFailure
-    def test_known_int32_real_near_2_64(self):
-        """Section 4.7: an INT32 filter's keys are in [-2^31, 2^32). The extension takes the
-        REALs in [2^64 - 2^31, 2^64) as the INT32 they are modulo 2^64 (2^64 - 2048 as -2048):
-        expected to fail until it refuses them; then remove this marker and parquet_problem's
-        line."""
+    def test_int32_real_near_2_64(self):
+        """Section 4.7: an INT32 filter's keys are in [-2^31, 2^32): the REALs in
+        [2^64 - 2^31, 2^64) are not the INT32 they are modulo 2^64 (2^64 - 2048 is not -2048)."""
         conn = connect()
         blob = sqbf.parquet_add(sqbf.empty_parquet(0, 0, 2, 1), -2048)
         self.assertEqual(sqbf.parquet_probe(blob, 2.0**64 - 2048), 0)

@@ -100,6 +100,8 @@ void test_parquet_sizing(void) {
           bytes > 64.0 + 32.0 * PARQUET_SIZED_BLOCKS_MAX);
     CHECK(parquet_size(100000000, 0.01, &blocks, &bytes) == FILTER_OK && blocks == 1 << 22);
     CHECK(parquet_size(200000000, 0.01, &blocks, &bytes) == FILTER_TOO_BIG);
+    CHECK(parquet_size(UINT64_MAX, 0.05, &blocks, &bytes) == FILTER_TOO_BIG && bytes > 1e19);
+    CHECK(parquet_size(1, 1e-40, &blocks, &bytes) == FILTER_TOO_BIG && bytes > 1e9);
     /* The model's rate rises with the load, from 0. */
     CHECK(parquet_fp_rate(0.0) == 0.0);
     double previous = 0.0;
@@ -264,6 +266,11 @@ void test_parquet_keys(void) {
     CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_integer(4294967296)));
     CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_integer((int64_t)INT32_MIN - 1)));
     CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_real(1.5)));
+    CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_real(18446744073709549568.0))); /* 2^64 - 2^11 */
+    CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_real(4294967296.0)));
+    CHECK(pq_is(PARQUET_INT32, 0, pq_real(4294967295.0), pq_plain(UINT64_MAX, 4)));
+    CHECK(pq_is(PARQUET_INT32, 0, pq_real(-2147483648.0), pq_plain(0x80000000, 4)));
+    CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_real(-2147483649.0)));
     CHECK(pq_not_a_value(PARQUET_INT32, 0, pq_bytes(KEY_TAG_TEXT, "5", 1)));
     /* INT64: integers, integral REALs up to 2^64. */
     CHECK(pq_is(PARQUET_INT64, 0, pq_integer(-1), pq_plain(UINT64_MAX, 8)));
@@ -287,6 +294,9 @@ void test_parquet_keys(void) {
     CHECK(pq_not_a_value(PARQUET_FLOAT, 0, pq_integer(16777217)));
     CHECK(pq_not_a_value(PARQUET_FLOAT, 0, pq_real(0.1)));
     CHECK(pq_not_a_value(PARQUET_FLOAT, 0, pq_real(1e300)));
+    CHECK(pq_is(PARQUET_FLOAT, 0, pq_real(INFINITY), pq_plain(0x7F800000, 4)));
+    CHECK(pq_is(PARQUET_FLOAT, 0, pq_real(-INFINITY), pq_plain(0xFF800000, 4)));
+    CHECK(pq_is(PARQUET_DOUBLE, 0, pq_real(INFINITY), pq_plain(le_double_bits(INFINITY), 8)));
     /* Both zeros are one key: hashed as 0.0. */
     CHECK(pq_is(PARQUET_DOUBLE, 0, pq_real(-0.0), pq_plain(0, 8)));
     CHECK(pq_is(PARQUET_FLOAT, 0, pq_integer(0), pq_plain(0, 4)));
@@ -356,6 +366,18 @@ void test_parquet_adds(void) {
         bits += __builtin_popcount(blob[i]);
     }
     CHECK(bits <= 8);
+    /* Through io, a zero found by the other zero's bits was not absent; its own bits are set. */
+    uint8_t header[FILTER_HEADER_BYTES];
+    filter_view io_view;
+    int was_absent = -1;
+    CHECK(open_header_view(blob, bytes, &io_view, header) == FILTER_OK);
+    filter_io io = filter_io_memory(blob);
+    CHECK(parquet_kind.add_io(&io_view, &io, filter_hash_key(&view, &zero), &was_absent) ==
+              FILTER_OK &&
+          was_absent == 0);
+    CHECK(parquet_kind.add_io(&io_view, &io, filter_hash_key(&view, &half), &was_absent) ==
+              FILTER_OK &&
+          was_absent == 1);
 }
 
 /* The _io operations give the bytes and answers of those in memory, a key's type written to an
