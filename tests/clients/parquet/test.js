@@ -101,17 +101,17 @@ function sqliteSide(db) {
       db.transaction(() => keys.forEach((k) => insert.run(k)))();
       return one("SELECT bloom_build(k, ?, ?, 'parquet') FROM build_keys").get(n, p);
     },
-    // A filter of the keys for a column of the physical type, sized for them at 1 %:
+    // A filter of the keys for a column of the physical type, sized for them at p:
     // bloom_build where the keys' SQL type gives the column's type (INTEGER INT64, REAL
     // DOUBLE, TEXT and BLOB BYTE_ARRAY), else the empty filter of that size made of that type
     // by bloom_from_parquet, and the keys added one by one.
-    buildTyped(keys, physical) {
+    buildTyped(keys, physical, p) {
       const natural = { INTEGER: 'INT64', REAL: 'DOUBLE', TEXT: 'BYTE_ARRAY', BLOB: 'BYTE_ARRAY' };
       const sqlType = typeof keys[0] === 'bigint' ? 'INTEGER' : typeof keys[0] === 'number' ? 'REAL'
         : typeof keys[0] === 'string' ? 'TEXT' : 'BLOB';
-      if (natural[sqlType] === physical) return this.build(keys, keys.length, 0.01);
-      const empty = one("SELECT bloom_from_parquet(bloom_to_parquet(bloom_empty(?, 0.01, 'parquet')), ?)")
-        .get(keys.length, physical);
+      if (natural[sqlType] === physical) return this.build(keys, keys.length, p);
+      const empty = one("SELECT bloom_from_parquet(bloom_to_parquet(bloom_empty(?, ?, 'parquet')), ?)")
+        .get(keys.length, p, physical);
       return keys.reduce((filter, key) => this.add.get(filter, key), empty);
     },
   };
@@ -199,9 +199,9 @@ async function duckChunks(duck, file) {
   }));
 }
 
-// Everything about one file DuckDB wrote: its chunks, their bytes, the keys of every column
-// (few: ABSENT_FEW absent keys for every column).
-async function describeFile(duck, file, columns, seed, few = false) {
+// Everything about one file DuckDB wrote at the false-positive rate fpp: its chunks, their
+// bytes, the keys of every column (few: ABSENT_FEW absent keys for every column).
+async function describeFile(duck, file, fpp, columns, seed, few = false) {
   const bytes = fs.readFileSync(file);
   const chunks = await duckChunks(duck, file);
   const keys = new Map();
@@ -211,7 +211,7 @@ async function describeFile(duck, file, columns, seed, few = false) {
     keys.set(column.path, { present, absent: absentKeys(column, present, column.many && !few ? ABSENT_MANY : ABSENT_FEW, seed + index) });
   }
   const [meta] = await duck.rows(`SELECT created_by, num_rows FROM parquet_file_metadata('${file}')`);
-  return { file, bytes, chunks, keys, createdBy: meta.created_by, columns };
+  return { file, fpp, bytes, chunks, keys, createdBy: meta.created_by, columns };
 }
 
 // DuckDB's answers for the keys of every probed column of the file (present keys only for a
@@ -268,8 +268,9 @@ test('DuckDB\'s Parquet Bloom filters, read and written by the extension', async
   const rarer = COLUMNS.filter((c) => ['i64', 's'].includes(c.name));
   const tight = path.join(WORKDIR, 'fpp_0.001.parquet');
   await writeFile(duck, tight, rarer, 600, ', BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.001');
-  const files = [await describeFile(duck, types, COLUMNS, 1000), await describeFile(duck, tight, rarer, 2000, true)];
-  const counts = { builtPresent: 0, duckdb: 0, duckdbExcluded: 0, chunks: 0, bytes: 0, rebuilt: 0, present: 0, absent: 0, copyPresent: 0, copyAbsent: 0 };
+  const files = [await describeFile(duck, types, 0.01, COLUMNS, 1000),
+                 await describeFile(duck, tight, 0.001, rarer, 2000, true)];
+  const counts = { sameBytes: 0, builtPresent: 0, duckdb: 0, duckdbExcluded: 0, chunks: 0, bytes: 0, rebuilt: 0, present: 0, absent: 0, copyPresent: 0, copyAbsent: 0 };
 
   await t.test('DuckDB writes a filter for every column chunk expected, and no other', () => {
     for (const { chunks, columns, file } of files) {
@@ -393,6 +394,7 @@ test('DuckDB\'s Parquet Bloom filters, read and written by the extension', async
     }
     assert.deepStrictEqual(misses.slice(0, 20), [], `${misses.length} present keys DuckDB excludes`);
     t.diagnostic(`DuckDB's answers: ${counts.duckdb}, of which "excluded" ${counts.duckdbExcluded}`);
+    assert.strictEqual(counts.duckdb, 60886);
     // The columns DuckDB 1.5.6 probes wrongly: most present keys excluded.
     assert.deepStrictEqual([...bugs.keys()].map((c) => c.path), ['dec4', 'dec9', 'dec18', 'tsms', 'bz']);
     for (const [column, [wrong, all]] of bugs) {
@@ -432,12 +434,15 @@ test('DuckDB\'s Parquet Bloom filters, read and written by the extension', async
     }
     assert.deepStrictEqual(disagreements.slice(0, 20), [], `${disagreements.length} disagreements with DuckDB`);
     assert.deepStrictEqual(falseNegatives.slice(0, 20), [], `${falseNegatives.length} false negatives`);
+    // Every present key of every chunk (those DuckDB cannot probe too), and 200 to 2,000 absent
+    // keys a column, asked of each of its chunks.
+    assert.deepStrictEqual([counts.present, counts.absent], [8350, 52386]);
   });
 
   await t.test('filters built by the extension, put into a copy of the file, are read by DuckDB as by the extension', async () => {
     const disagreements = [];
     const copies = new Map();
-    for (const { file, bytes, chunks, columns, keys } of files) {
+    for (const { file, bytes, chunks, columns, keys, fpp } of files) {
       // The footer reads and writes back unchanged (the check of the Thrift code).
       const { tree, start } = readFooter(bytes);
       assert.deepStrictEqual(writeStruct(tree), bytes.subarray(start, bytes.length - 8));
@@ -447,9 +452,17 @@ test('DuckDB\'s Parquet Bloom filters, read and written by the extension', async
       for (const chunk of chunks) {
         const column = columns.find((c) => c.path === chunk.path);
         const present = keys.get(chunk.path).present.get(chunk.rowGroup);
-        const filter = sqlite.buildTyped(present, typeName(column));
+        const filter = sqlite.buildTyped(present, typeName(column), fpp);
         built.set(`${chunk.rowGroup}/${chunk.path}`, filter);
-        replacements.set(`${chunk.rowGroup}/${chunk.path}`, sqlite.toParquet.get(filter));
+        const ours = sqlite.toParquet.get(filter);
+        replacements.set(`${chunk.rowGroup}/${chunk.path}`, ours);
+        // Sized for the chunk's keys at the file's rate, as DuckDB sizes its filters but by
+        // another model (rule 27 (Parquet filters)): where the sizes agree, the same keys give
+        // the same bytes.
+        if (ours.length === chunk.length) {
+          assert.deepStrictEqual(ours, bytes.subarray(chunk.offset, chunk.offset + chunk.length), `${chunk.path} row group ${chunk.rowGroup}`);
+          counts.sameBytes++;
+        }
       }
       const copy = path.join(WORKDIR, `ours_${path.basename(file)}`);
       fs.writeFileSync(copy, replaceBloomFilters(bytes, replacements));
@@ -472,20 +485,25 @@ test('DuckDB\'s Parquet Bloom filters, read and written by the extension', async
         });
     }
     assert.deepStrictEqual(disagreements.slice(0, 20), [], `${disagreements.length} disagreements with DuckDB`);
+    assert.deepStrictEqual([counts.builtPresent, counts.copyPresent, counts.copyAbsent, counts.sameBytes],
+                           [8350, 6700, 13450, 6]);
     // The extension reads its own filters back from the copies.
     for (const { file, chunks } of files) {
       const copy = path.join(WORKDIR, `ours_${path.basename(file)}`);
       const rows = sqlite.filters.all(copy);
       assert.strictEqual(rows.length, chunks.length);
+      // The same bytes in Parquet's form (read back, n and p are not known).
       for (const r of rows) {
-        assert.deepStrictEqual(r.filter, copies.get(copy).get(`${r.row_group}/${r.column_path}`));
+        assert.deepStrictEqual(sqlite.toParquet.get(r.filter),
+                               sqlite.toParquet.get(copies.get(copy).get(`${r.row_group}/${r.column_path}`)));
       }
     }
   });
 
   t.diagnostic(`chunks ${counts.chunks}, bytes compared ${counts.bytes}, rebuilt ${counts.rebuilt}; ` +
                `answers compared with DuckDB: present ${counts.present}, absent ${counts.absent}; ` +
-               `in the copy with the extension's filters: present ${counts.copyPresent}, absent ${counts.copyAbsent}`);
+               `in the copy with the extension's filters: present ${counts.copyPresent}, absent ${counts.copyAbsent} ` +
+               `(${counts.sameBytes} of them of DuckDB's size and bytes)`);
 });
 
 // Where SQL's idea of a value and DuckDB's differ: the extension takes a key as SQLite holds
