@@ -7,6 +7,7 @@
 #include "little_endian.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Offsets of the header's fields, after the prelude. */
@@ -47,6 +48,18 @@ enum { TYPE_COUNT = sizeof parquet_type_names / sizeof parquet_type_names[0] };
 
 const char *parquet_type_name(int type) {
     return type > PARQUET_UNTYPED && type < TYPE_COUNT ? parquet_type_names[type] : NULL;
+}
+
+const char *parquet_type_text(int type, uint32_t type_length, char *buf) {
+    const char *name = parquet_type_name(type);
+    if (name == NULL) {
+        return "no type yet";
+    }
+    if (type == PARQUET_FIXED_LEN_BYTE_ARRAY && type_length != 0) {
+        snprintf(buf, FILTER_TYPE_TEXT_MAX, "%s(%lu)", name, (unsigned long)type_length);
+        return buf;
+    }
+    return name;
 }
 
 int parquet_type_named(const char *name) {
@@ -538,11 +551,12 @@ static filter_status parquet_kind_compatible(const filter_view *a, const filter_
     }
     if (ha.type != PARQUET_UNTYPED && hb.type != PARQUET_UNTYPED &&
         (ha.type != hb.type || ha.type_length != hb.type_length)) {
+        char a_type[FILTER_TYPE_TEXT_MAX], b_type[FILTER_TYPE_TEXT_MAX];
         return filter_invalid(why,
-                              "incompatible filters: values of %s (length %lu) and of %s "
-                              "(length %lu)",
-                              parquet_type_name(ha.type), (unsigned long)ha.type_length,
-                              parquet_type_name(hb.type), (unsigned long)hb.type_length);
+                              "incompatible filters: values of %s and of %s; a union holds the "
+                              "values of one Parquet column",
+                              parquet_type_text(ha.type, ha.type_length, a_type),
+                              parquet_type_text(hb.type, hb.type_length, b_type));
     }
     return FILTER_OK;
 }
@@ -617,10 +631,9 @@ static filter_status parquet_kind_add_io(const filter_view *f, filter_io *io, ke
                : FILTER_OK;
 }
 
-/* The kind's value_type: the physical type its keys are values of. */
-static const char *parquet_kind_value_type(const filter_view *f) {
-    const char *name = parquet_type_name(f->blob[OFF_TYPE]);
-    return name != NULL ? name : "no type yet";
+/* The kind's value_type: the physical type its keys are values of, with its length. */
+static const char *parquet_kind_value_type(const filter_view *f, char *buf) {
+    return parquet_type_text(f->blob[OFF_TYPE], le_load32(f->blob + OFF_TYPE_LENGTH), buf);
 }
 
 const filter_kind parquet_kind = {
