@@ -142,7 +142,7 @@ static parquet_status thrift_int(thrift_reader *r, int64_t min, int64_t max, con
 
 /* Reads an i32. */
 static parquet_status thrift_i32(thrift_reader *r, int32_t *v) {
-    int64_t value;
+    int64_t value = 0;
     parquet_status status = thrift_int(r, INT32_MIN, INT32_MAX, "i32", &value);
     if (status == PARQUET_OK) {
         *v = (int32_t)value;
@@ -227,7 +227,7 @@ static parquet_status thrift_field(thrift_reader *r, uint8_t *type, int32_t *id)
         }
         return PARQUET_OK;
     }
-    int64_t value;
+    int64_t value = 0;
     parquet_status status = thrift_int(r, INT16_MIN, INT16_MAX, "i16", &value);
     *id = (int32_t)value;
     return status;
@@ -303,7 +303,7 @@ static parquet_status thrift_skip_map(thrift_reader *r, int depth) {
 /* Steps over a value of type, a list's or map's element or a field's value (where a boolean
 ** has no bytes); its containers are at depth. */
 static parquet_status thrift_skip(thrift_reader *r, uint8_t type, int is_element, int depth) {
-    uint64_t ignored;
+    int64_t ignored;
     parquet_text text;
     switch (type) {
     case THRIFT_TRUE:
@@ -312,9 +312,11 @@ static parquet_status thrift_skip(thrift_reader *r, uint8_t type, int is_element
     case THRIFT_I8:
         return thrift_skip_bytes(r, 1, "an i8");
     case THRIFT_I16:
+        return thrift_int(r, INT16_MIN, INT16_MAX, "i16", &ignored);
     case THRIFT_I32:
+        return thrift_int(r, INT32_MIN, INT32_MAX, "i32", &ignored);
     case THRIFT_I64:
-        return thrift_varint(r, &ignored);
+        return thrift_int(r, INT64_MIN, INT64_MAX, "i64", &ignored);
     case THRIFT_DOUBLE:
         return thrift_skip_bytes(r, 8, "a double");
     case THRIFT_BINARY:
@@ -470,10 +472,10 @@ static parquet_status footer_read(thrift_reader *r, footer_fields *fields) {
         return status;
     }
     if (!fields->has_schema) {
-        return thrift_invalid(r, r->at, "FileMetaData has no schema (field 2)");
+        return thrift_invalid(r, 0, "FileMetaData has no schema (field 2)");
     }
     if (!fields->has_row_groups) {
-        return thrift_invalid(r, r->at, "FileMetaData has no row_groups (field 4)");
+        return thrift_invalid(r, 0, "FileMetaData has no row_groups (field 4)");
     }
     if (fields->schema_count == 0) {
         return thrift_invalid(r, fields->schema_at, "an empty schema, without its root");
@@ -855,7 +857,7 @@ parquet_status parquet_bloom_header_read(const uint8_t *bytes, size_t n, parquet
     }
     for (int id = 1; id <= 4; id++) {
         if (!fields.has[id]) {
-            return thrift_invalid(&r, r.at, "no %s", names[id]);
+            return thrift_invalid(&r, 0, "no %s", names[id]);
         }
     }
     if (fields.num_bytes <= 0 || fields.num_bytes % 32 != 0) {
