@@ -514,8 +514,9 @@ static parquet_status schema_read_field(thrift_reader *r, void *state, int32_t i
 
 /*
 ** Walks the schema's elements after its root and counts the leaves (no num_children, or 0);
-** with scratch, writes each leaf's type length there (-1 but for FIXED_LEN_BYTE_ARRAY), up to
-** capacity leaves.
+** with scratch, writes each leaf's type length there (-1 but for FIXED_LEN_BYTE_ARRAY), and
+** refuses more than capacity leaves once every element is read (so that a malformed element
+** is the error, whatever the scratch).
 */
 static parquet_status footer_schema_leaves(thrift_reader *r, const footer_fields *fields,
                                            int32_t *scratch, uint32_t capacity, uint32_t *leaves) {
@@ -542,14 +543,16 @@ static parquet_status footer_schema_leaves(thrift_reader *r, const footer_fields
                                   "of 0 or more",
                                   (unsigned long)i);
         }
-        if (scratch != NULL) {
-            if (*leaves >= capacity) {
-                return thrift_invalid(r, start, "more schema leaves than the %lu of the scratch",
-                                      (unsigned long)capacity);
-            }
+        if (scratch != NULL && *leaves < capacity) {
             scratch[*leaves] = fixed ? element.type_length : -1;
         }
         ++*leaves;
+    }
+    if (scratch != NULL && *leaves > capacity) {
+        snprintf(r->why, PARQUET_WHY_MAX,
+                 "the schema has %lu leaves, more than the %lu of the scratch",
+                 (unsigned long)*leaves, (unsigned long)capacity);
+        return PARQUET_INVALID;
     }
     return PARQUET_OK;
 }
