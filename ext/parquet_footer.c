@@ -242,7 +242,7 @@ static parquet_status thrift_struct(thrift_reader *r, int depth, thrift_field_re
     }
     int32_t id = 0;
     for (;;) {
-        uint8_t type;
+        uint8_t type = THRIFT_STOP;
         parquet_status status = thrift_field(r, &type, &id);
         if (status != PARQUET_OK || type == THRIFT_STOP) {
             return status;
@@ -261,7 +261,7 @@ static parquet_status thrift_skip_list(thrift_reader *r, int depth) {
         return thrift_invalid(r, r->at, "structs, lists and maps nested deeper than %d",
                               PARQUET_MAX_NESTING);
     }
-    uint8_t element;
+    uint8_t element = THRIFT_STOP;
     uint32_t count;
     parquet_status status = thrift_list(r, &element, &count);
     for (uint32_t i = 0; status == PARQUET_OK && i < count; i++) {
@@ -349,7 +349,7 @@ static parquet_status thrift_expect(const thrift_reader *r, uint8_t type, uint8_
 static parquet_status thrift_expect_list(thrift_reader *r, uint8_t type, uint8_t element,
                                          const char *name, uint32_t *count) {
     parquet_status status = thrift_expect(r, type, THRIFT_LIST, name);
-    uint8_t actual;
+    uint8_t actual = THRIFT_STOP;
     if (status == PARQUET_OK) {
         status = thrift_list(r, &actual, count);
     }
