@@ -45,7 +45,7 @@
 /* The columns, in the order of the declaration. */
 enum {
     COLUMN_ROW_GROUP,
-    COLUMN_PATH_IN_SCHEMA,
+    COLUMN_COLUMN_PATH,
     COLUMN_PHYSICAL_TYPE,
     COLUMN_FILTER,
     COLUMN_NUM_VALUES,
@@ -321,7 +321,7 @@ static int files_visit(void *state, const parquet_chunk *chunk) {
     }
     if (c->count == c->capacity) {
         size_t capacity = c->capacity != 0 ? 2 * c->capacity : 16;
-        files_row *rows = sqlite3_realloc64(c->rows, capacity * sizeof *rows);
+        files_row *rows = sqlite3_realloc64(c->rows, (uint64_t)capacity * sizeof *rows);
         if (rows == NULL) {
             c->error = SQLITE_NOMEM;
             return 1;
@@ -631,7 +631,7 @@ static int files_column(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, int c
     case COLUMN_ROW_GROUP:
         sqlite3_result_int64(ctx, row->row_group);
         break;
-    case COLUMN_PATH_IN_SCHEMA:
+    case COLUMN_COLUMN_PATH:
         sqlite3_result_text(ctx, row->column_path, -1, SQLITE_TRANSIENT);
         break;
     case COLUMN_PHYSICAL_TYPE:
