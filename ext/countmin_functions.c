@@ -85,14 +85,12 @@ static int cms_read_bound(sqlite3_context *ctx, const char *func, const char *wh
     return 0;
 }
 
-/* Reads UPDATE: 'plain' or 'conservative', in any case. 0 after setting the error. */
+/* Reads UPDATE: 'plain' or 'conservative', in any case, without a copy of it (sql_text_is).
+** 0 after setting the error. */
 static int cms_read_update(sqlite3_context *ctx, const char *func, sqlite3_value *v, int *update) {
-    const char *text = (const char *)sqlite3_value_text(v);
-    if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
-        for (*update = COUNTMIN_PLAIN; countmin_update_name(*update) != NULL; (*update)++) {
-            if (sqlite3_stricmp(text, countmin_update_name(*update)) == 0) {
-                return 1;
-            }
+    for (*update = COUNTMIN_PLAIN; countmin_update_name(*update) != NULL; (*update)++) {
+        if (sql_text_is(v, countmin_update_name(*update))) {
+            return 1;
         }
     }
     sql_error_value(ctx, func, "update must be 'plain' or 'conservative'", v);

@@ -11,6 +11,7 @@
 #include "sql_api.h"
 
 #include "countmin_functions.h"
+#include "parquet_functions.h"
 #include "filter_functions.h"
 #include "in_place_functions.h"
 #include "live_table.h"
@@ -51,10 +52,8 @@ static const sql_function extension_functions[] = {
 
 /* Every table of functions to register. A file with functions of its own adds its table. */
 static const sql_function *const extension_tables[] = {
-    extension_functions,
-    filter_functions,
-    in_place_functions,
-    countmin_functions,
+    extension_functions, filter_functions,  in_place_functions,
+    countmin_functions,  parquet_functions,
 };
 
 /* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */

@@ -42,7 +42,8 @@ typedef enum filter_status {
     FILTER_INVALID,         /* decoding or merging: the message says why */
     FILTER_FULL,            /* adding: the filter has no room for the key (a cuckoo filter) */
     FILTER_ABSENT,          /* removing: the key is certainly not in the filter */
-    FILTER_IO_FAILED        /* a filter_io read or write failed: its state says why */
+    FILTER_IO_FAILED,       /* a filter_io read or write failed: its state says why */
+    FILTER_REFUSED          /* adding: the key is not a value of the type the filter holds */
 } filter_status;
 
 /*
@@ -141,6 +142,10 @@ typedef struct filter_kind {
     /* Optional: for messages, why a FILTER_FULL left no room, and what to do ("which ...: build
     ** it with a larger n"); NULL for a kind that is never full. */
     const char *full_advice;
+    /* Optional: for a kind whose filters hold values of one type (a Parquet column's), whose add
+    ** and add_io answer FILTER_REFUSED for a key of another, the type f holds, for messages
+    ** ("INT64"). NULL: every key can be added. */
+    const char *(*value_type)(const filter_view *f);
 } filter_kind;
 
 /* A filter_io over the bytes of io from offset base on: a part of a filter as a filter. */

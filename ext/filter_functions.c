@@ -65,9 +65,11 @@ static void bloom_change_filter(sqlite3_context *ctx, sqlite3_value **argv, cons
         sql_result_filter(ctx, blob, bytes);
         return;
     }
-    sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT or FILTER_FULL */
+    sqlite3_free(blob); /* memory cannot fail: FILTER_ABSENT, FILTER_FULL or FILTER_REFUSED */
     if (status == FILTER_ABSENT) {
         sql_error_not_removed(ctx, func, argv[1]);
+    } else if (status == FILTER_REFUSED) {
+        sql_error_refused(ctx, func, argv[1], f.kind->value_type(&f));
     } else {
         sql_error_full(ctx, func, "the key", f.kind);
     }
@@ -150,20 +152,17 @@ enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
 #endif
 
 /* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
-** first the kind of the group's first row (NULL if none). Returns NULL after setting the
-** error. */
+** first the kind of the group's first row (NULL if none), without a copy of the argument
+** (sql_text_is). Returns NULL after setting the error. */
 static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *func,
                                              sqlite3_value *v, const sql_kind *first) {
-    int type = sqlite3_value_type(v); /* before sqlite3_value_text, which converts v */
-    const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
-    const filter_kind *named;
     const sql_kind *kind;
-    if (text != NULL) {
-        if (first != NULL && sqlite3_stricmp(text, first->kind->name) == 0) {
-            return first;
-        }
-        if ((named = filter_kind_named(text)) != NULL) {
-            return sql_kind_of(named);
+    if (first != NULL && sql_text_is(v, first->kind->name)) {
+        return first;
+    }
+    for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
+        if (sql_text_is(v, kind->kind->name)) {
+            return kind;
         }
     }
     sqlite3_str *s = sqlite3_str_new(NULL);
@@ -372,9 +371,10 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
     key_value value;
     int read = ok ? sql_read_key_value(ctx, argv[0], &value) : SQL_KEY_NULL;
     if (read == SQL_KEY_READ) {
-        key = sql_kind_hash_key(st, &value);
-        ok = st->blob != NULL ? bloom_build_key(ctx, st, key)
-                              : bloom_build_remember_key(ctx, st, key);
+        ok = st->kind->build_hash != NULL ? st->kind->build_hash(ctx, st, argv[0], &value, &key)
+                                          : (key = sql_kind_hash_key(st, &value), 1);
+        ok = ok && (st->blob != NULL ? bloom_build_key(ctx, st, key)
+                                     : bloom_build_remember_key(ctx, st, key));
         st->keys += ok;
     }
     ok = ok && read != SQL_KEY_ERROR;

@@ -76,6 +76,10 @@ filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_vie
     if (!key_hash_is_known(out->hash)) {
         return filter_invalid(why, "corrupt filter: unknown hash %u", out->hash);
     }
+    if (out->hash != out->kind->key_hash) {
+        return filter_invalid(why, "corrupt filter: kind %u hashes its keys by hash %u, not %u",
+                              out->kind->id, out->kind->key_hash, out->hash);
+    }
     return out->kind->validate(out, why);
 }
 

@@ -16,8 +16,11 @@
 #endif
 
 const char *key_hash_name(int hash) {
-    (void)hash; /* the only one */
-    return "xxh3-128";
+    return hash == KEY_HASH_XXH64_PARQUET ? "xxh64-parquet" : "xxh3-128";
+}
+
+uint64_t key_hash_xxh64(const void *data, size_t bytes) {
+    return XXH64(data, bytes, 0);
 }
 
 /* The hash of canonical key bytes, seeded with the key's type tag. */

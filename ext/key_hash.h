@@ -12,8 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The key hash of a filter, the prelude's hash byte. */
-enum { KEY_HASH_XXH3_128 = 1 };
+/* The key hash of a filter, the prelude's hash byte: XXH3-128 of a key's canonical bytes (every
+** kind but one), or XXH64 of its Parquet plain encoding (the Parquet kind, which hashes a key
+** by its own hash_key: parquet_core.h). */
+enum { KEY_HASH_XXH3_128 = 1, KEY_HASH_XXH64_PARQUET = 2 };
 
 /* Type tags, the XXH3 seed of each SQL storage class (the same numbers as SQLite's). */
 enum { KEY_TAG_INTEGER = 1, KEY_TAG_REAL = 2, KEY_TAG_TEXT = 3, KEY_TAG_BLOB = 4 };
@@ -37,7 +39,7 @@ typedef struct key_value {
 
 /* Whether this code knows the key hash of that prelude byte. */
 static inline int key_hash_is_known(int hash) {
-    return hash == KEY_HASH_XXH3_128;
+    return hash == KEY_HASH_XXH3_128 || hash == KEY_HASH_XXH64_PARQUET;
 }
 
 /* The name of a key hash this code knows, as bloom_info shows it ("xxh3-128"). */
@@ -55,10 +57,14 @@ key_hash key_hash_text(const void *utf8, size_t bytes);
 /* Hash of a BLOB key. */
 key_hash key_hash_blob(const void *data, size_t bytes);
 
-/* Hash of key by the key hash hash (one that key_hash_is_known): by its type, as above. Inline,
-** so that a caller that has just read the key's type needs no second dispatch on it. */
+/* XXH64, seed 0, of bytes: the hash of a Parquet value's plain encoding. */
+uint64_t key_hash_xxh64(const void *data, size_t bytes);
+
+/* Hash of key by XXH3-128 (KEY_HASH_XXH3_128): by its type, as above. Inline, so that a caller
+** that has just read the key's type needs no second dispatch on it. The Parquet kind's keys
+** hash by its hash_key. */
 static inline key_hash key_hash_value(int hash, const key_value *key) {
-    (void)hash; /* the only one */
+    (void)hash; /* the one hash hashed here */
     switch (key->type) {
     case KEY_TAG_INTEGER:
         return key_hash_integer(key->integer);

@@ -15,6 +15,7 @@
 #include "counting_core.h"
 #include "countmin_core.h"
 #include "cuckoo_core.h"
+#include "parquet_core.h"
 #include "scalable_core.h"
 
 #define FILTER_KINDS(X)                                                                            \
@@ -23,7 +24,8 @@
     X(COUNTING_KIND, counting)                                                                     \
     X(CUCKOO_KIND, cuckoo)                                                                         \
     X(SCALABLE_KIND, scalable)                                                                     \
-    X(COUNTMIN_KIND, countmin)
+    X(COUNTMIN_KIND, countmin)                                                                     \
+    X(PARQUET_KIND, parquet)
 
 /* The number of kinds. */
 #define FILTER_KIND_ONE(id, name) +1

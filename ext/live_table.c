@@ -933,8 +933,11 @@ static int live_grow(live_table *t, live_filter *f) {
     return f->view.kind->grow_io(&before, &io) == FILTER_OK ? SQLITE_OK : live_io_error(t);
 }
 
-/* Adds the key of hash (count times to a sketch) to f, growing a filter that grows. */
-static int live_add_hash(live_table *t, live_filter *f, key_hash hash, uint64_t count) {
+/* Adds the key of hash (count times to a sketch) to f, growing a filter that grows; key, the
+** value, for the message of a key f refuses (NULL in a batch: a kind that refuses keys does not
+** batch). */
+static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_value *key,
+                         uint64_t count) {
     filter_io io = live_filter_io(f);
     int was_absent, rc = live_op_begin(f);
     filter_status status;
@@ -966,8 +969,10 @@ static int live_add_hash(live_table *t, live_filter *f, key_hash hash, uint64_t 
     if (status == FILTER_IO_FAILED) {
         return live_io_error(t);
     }
-    if (status == FILTER_FULL) {
-        char *message = sql_full_message(t->name, "the key", f->view.kind);
+    if (status == FILTER_FULL || status == FILTER_REFUSED) {
+        char *message = status == FILTER_FULL
+                            ? sql_full_message(t->name, "the key", f->view.kind)
+                            : sql_refused_message(t->name, key, f->view.kind->value_type(&f->view));
         if (message == NULL) {
             return SQLITE_NOMEM;
         }
@@ -988,26 +993,29 @@ static int live_batch_drain(live_table *t) {
     t->batch_count = 0;
     live_filter_prefetch(t->batch_filter, t->batch, count);
     for (int i = 0; rc == SQLITE_OK && i < count; i++) {
-        rc = live_add_hash(t, t->batch_filter, t->batch[i], 1);
+        rc = live_add_hash(t, t->batch_filter, t->batch[i], NULL, 1);
     }
     t->keys_lost |= rc != SQLITE_OK;
     return rc;
 }
 
 /* Whether keys added to f wait in the batch: a key at a time, of a kind whose add fails only
-** by its io (it neither fills up nor grows) and that probes in place (which finds its lines). */
+** by its io (it neither fills up, nor grows, nor refuses keys) and that probes in place (which
+** finds its lines). */
 static int live_batches(const live_filter *f, uint64_t count) {
     const filter_kind *kind = f->view.kind;
     return count == 1 && kind != &countmin_kind && kind->full_advice == NULL &&
-           !filter_kind_can(kind, FILTER_GROWS) && filter_kind_can(kind, FILTER_PROBES_IN_PLACE);
+           kind->value_type == NULL && !filter_kind_can(kind, FILTER_GROWS) &&
+           filter_kind_can(kind, FILTER_PROBES_IN_PLACE);
 }
 
-/* Adds key to f, in the batch when f batches (live_batches), or at once. */
-static int live_add(live_table *t, live_filter *f, const key_value *key, uint64_t count) {
+/* Adds key (read from value) to f, in the batch when f batches (live_batches), or at once. */
+static int live_add(live_table *t, live_filter *f, sqlite3_value *value, const key_value *key,
+                    uint64_t count) {
     key_hash hash = filter_hash_key(&f->view, key);
     int rc = t->batch_filter == f ? SQLITE_OK : live_batch_drain(t);
     if (rc != SQLITE_OK || !live_batches(f, count)) {
-        return rc != SQLITE_OK ? rc : live_add_hash(t, f, hash, count);
+        return rc != SQLITE_OK ? rc : live_add_hash(t, f, hash, value, count);
     }
     t->batch_filter = f;
     t->batch[t->batch_count++] = hash;
@@ -1134,8 +1142,9 @@ static int live_insert(live_table *t, sqlite3_value **argv, sqlite3_int64 *rowid
             if (!filter_kind_can(f->view.kind, FILTER_ADDS_IN_PLACE)) {
                 return live_refusal(t, f->view.kind, FILTER_ADDS_IN_PLACE);
             }
-            rc = sql_key_value_of(key, &key_read) == SQL_KEY_READ ? live_add(t, f, &key_read, count)
-                                                                  : SQLITE_NOMEM;
+            rc = sql_key_value_of(key, &key_read) == SQL_KEY_READ
+                     ? live_add(t, f, key, &key_read, count)
+                     : SQLITE_NOMEM;
         }
     }
     *rowid = f != NULL ? f->id : 0;

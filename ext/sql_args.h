@@ -16,6 +16,7 @@
 #include "sql_error.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Reads a non-NULL FILTER argument: a BLOB that filter_open accepts (rule 8 (validation)).
 ** key, the function's KEY argument or NULL, serves the error message (a swapped call). */
@@ -183,6 +184,24 @@ static inline int sql_read_rate(sqlite3_context *ctx, const char *func, sqlite3_
     }
     sql_error_from_str(ctx, s);
     return 0;
+}
+
+/* Whether v is TEXT that reads as name in any case, as sqlite3_stricmp of its text says (the
+** text ends at its first NUL), without sqlite3_value_text: a parameter bound with its length, as
+** client libraries bind TEXT, has no NUL after it, and SQLite copies the parameter into an
+** aggregate's argument again on every row, so sqlite3_value_text would allocate a terminated
+** copy on every row (a build 1.7 times slower than with a literal). sqlite3_value_bytes makes
+** a UTF-16 value UTF-8 first; sqlite3_value_blob then gives those bytes as they are. */
+static inline int sql_text_is(sqlite3_value *v, const char *name) {
+    size_t length = strlen(name);
+    if (sqlite3_value_type(v) != SQLITE_TEXT) {
+        return 0;
+    }
+    size_t bytes = (size_t)sqlite3_value_bytes(v);
+    const char *text = sqlite3_value_blob(v);
+    return bytes >= length && text != NULL &&
+           (memcmp(text, name, length) == 0 || sqlite3_strnicmp(text, name, (int)length) == 0) &&
+           (bytes == length || text[length] == '\0');
 }
 
 #endif /* SQL_ARGS_H */

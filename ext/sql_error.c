@@ -220,6 +220,25 @@ void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value
     sql_error_from_str(ctx, s);
 }
 
+char *sql_refused_message(const char *func, sqlite3_value *key, const char *type) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(s, "%s: the key ", func);
+    sql_append_value(s, key);
+    sqlite3_str_appendf(s, " is not a value of the filter's type, %s; nothing was added", type);
+    return sqlite3_str_finish(s);
+}
+
+void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
+                       const char *type) {
+    char *message = sql_refused_message(func, key, type);
+    if (message == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    sql_errorf(ctx, "%s", message);
+    sqlite3_free(message);
+}
+
 char *sql_full_message(const char *func, const char *what, const filter_kind *kind) {
     return sqlite3_mprintf("%s: no room for %s in the '%s' filter, %s; nothing was added", func,
                            what, kind->name,

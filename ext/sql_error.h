@@ -62,4 +62,12 @@ void sql_error_full(sqlite3_context *ctx, const char *func, const char *what,
 /* Sets the error of removing KEY, certainly not in the filter: nothing was removed. */
 void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value *key);
 
+/* The message of a key that f cannot take (FILTER_REFUSED: not a value of the type f holds),
+** from sqlite3_malloc (NULL: out of memory). type is f's kind's value_type of f. */
+char *sql_refused_message(const char *func, sqlite3_value *key, const char *type);
+
+/* Sets the error of sql_refused_message, or NOMEM. */
+void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
+                       const char *type);
+
 #endif /* SQL_ERROR_H */

@@ -46,6 +46,11 @@ typedef struct sql_kind {
     ** limits)). NULL: bloom_build cannot build the kind, whose own aggregate, named by
     ** build_instead, does. */
     int (*build_size)(sqlite3_context *ctx, build_state *st, uint64_t n);
+    /* Optional: the hash of key (read from value) for the filter st builds, into *out, for a
+    ** kind whose keys hash by what the build saw before (a Parquet filter takes its type from its
+    ** first key); 0 after setting the error of a key it cannot take. NULL: sql_kind_hash_key. */
+    int (*build_hash)(sqlite3_context *ctx, build_state *st, sqlite3_value *value,
+                      const key_value *key, key_hash *out);
     /* Adds key to st->blob: FILTER_OK, or FILTER_FULL when it has no room. */
     filter_status (*build_add)(build_state *st, key_hash key);
     /* Writes st->keys into st->blob as the keys added, before it becomes the result. NULL:

@@ -9,6 +9,7 @@
 #include "countmin_sql.h"
 #include "cuckoo_sql.h"
 #include "kind_list.h"
+#include "parquet_sql.h"
 #include "scalable_sql.h"
 
 /* The table, in the order of the kinds' ids: each kind's NAME_sql. */

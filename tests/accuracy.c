@@ -28,7 +28,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Key i of the added set: INTEGER, TEXT, BLOB and REAL in turn. */
+/* Key i of the added set: INTEGER, TEXT, BLOB and REAL in turn (for a kind of one type, as
+** test_kind_key makes it). */
 #define ADDED_KEY                                                                                  \
     "CASE i % 4 WHEN 0 THEN i WHEN 1 THEN 'k' || i WHEN 2 THEN CAST('b' || i AS BLOB) "            \
     "ELSE i + 0.5 END"
@@ -103,13 +104,20 @@ static double info_number(const run *r, const void *filter, int bytes, const cha
 
 /* Measures one p: prints its table row and checks the bounds. */
 static void measure(const run *r, double p) {
-    const char *fixed_n =
+    char added[512], absent[512];
+    test_kind_key(r->kind, ADDED_KEY, added, sizeof added);
+    test_kind_key(r->kind, ABSENT_KEY, absent, sizeof absent);
+    char *fixed_n = sqlite3_mprintf(
         "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1) "
-        "SELECT bloom_build(" ADDED_KEY ", ?2, ?4, ?6) FROM s";
-    const char *auto_sized =
+        "SELECT bloom_build(%s, ?2, ?4, ?6) FROM s",
+        added);
+    char *auto_sized = sqlite3_mprintf(
         "WITH RECURSIVE s(r) AS (SELECT 0 UNION ALL SELECT r + 1 FROM s WHERE r < ?2 * ?5 - 1) "
-        "SELECT bloom_build(" ADDED_KEY ", NULL, ?4, ?6) FROM (SELECT r % ?2 AS i FROM s)";
+        "SELECT bloom_build(%s, NULL, ?4, ?6) FROM (SELECT r % ?2 AS i FROM s)",
+        added);
     sqlite3_stmt *build = prepare(r, r->copies > 0 ? auto_sized : fixed_n, NULL, 0, p);
+    sqlite3_free(fixed_n);
+    sqlite3_free(auto_sized);
     step_row(r, build);
     int bytes = sqlite3_column_bytes(build, 0);
     const uint8_t *filter = sqlite3_column_blob(build, 0);
@@ -120,8 +128,8 @@ static void measure(const run *r, double p) {
         sqlite3_finalize(build);
         return;
     }
-    sqlite3_int64 found = count_hits(r, ADDED_KEY, "?2", filter, bytes);
-    sqlite3_int64 hits = count_hits(r, ABSENT_KEY, "?3", filter, bytes);
+    sqlite3_int64 found = count_hits(r, added, "?2", filter, bytes);
+    sqlite3_int64 hits = count_hits(r, absent, "?3", filter, bytes);
     double model = info_number(r, filter, bytes, "estimated_fp_rate");
     const test_kind *t = test_kind_of(r->kind);
     unsigned k = (unsigned)info_number(r, filter, bytes, t->k_field);

@@ -26,7 +26,8 @@
 **  4. ROLLBACK, ROLLBACK TO, and a trigger's RAISE(ABORT) in autocommit and in
 **     an explicit transaction undo what the writers wrote, growth included;
 **  5. for each kind, 2,000 keys of every SQL type added in place give the bytes
-**     of bloom_add and of bloom_build (a scalable filter growing on the way),
+**     of bloom_add and of bloom_build (a scalable filter growing on the way; a
+**     Parquet filter, of one type, takes them as TEXT that keeps their type apart),
 **     probing in place agrees with bloom_might_contain on 10,000 keys, and
 **     (counting, cuckoo) removing half in place gives the bytes of
 **     bloom_remove;
@@ -796,12 +797,20 @@ static void test_equivalence(void) {
     /* Not 'cuckoo': these keys repeat up to 167 times, and a cuckoo filter holds a key at most 8
     ** times; its equivalences are in tests/sql/kinds.sql. A 'scalable' filter for n = 100, so
     ** that in place it grows (to 4 stages), key by key as bloom_add grows it; it counts only the
-    ** keys it answered 1 for, the others every non-NULL key. (The count-min sketch:
-    ** tests/sql/countmin.sql and tests/sql/kinds.sql.) */
+    ** keys it answered 1 for, the others every non-NULL key. A 'parquet' filter holds the values
+    ** of one type (rule 27 (Parquet filters)): its keys and probes are the same as TEXT that keeps
+    ** their type apart, as test_kind_key makes them (tests/test_kinds.h), through the views
+    ** kind_keys and kind_probes. (The count-min sketch: tests/sql/countmin.sql and
+    ** tests/sql/kinds.sql.) */
     static const struct {
         const char *name;
         int n;
-    } kinds[] = {{"standard", 2000}, {"blocked", 2000}, {"counting", 2000}, {"scalable", 100}};
+        const char *key; /* the key it gets, an expression of k */
+    } kinds[] = {{"standard", 2000, "k"},
+                 {"blocked", 2000, "k"},
+                 {"counting", 2000, "k"},
+                 {"scalable", 100, "k"},
+                 {"parquet", 2000, "(typeof(k) || ':' || (k))"}};
     sqlite3 *db = open_memory();
     exec(db, keys_sql);
     exec(db, "CREATE TABLE filters(id INTEGER PRIMARY KEY, name TEXT, f BLOB);");
@@ -815,6 +824,12 @@ static void test_equivalence(void) {
                             kinds[kind].name, kinds[kind].n, kinds[kind].name);
         exec(db, sql);
         sqlite3_free(sql);
+        sql = sqlite3_mprintf("DROP VIEW IF EXISTS kind_keys; DROP VIEW IF EXISTS kind_probes;"
+                              "CREATE TEMP VIEW kind_keys AS SELECT i, %s AS k FROM keys;"
+                              "CREATE TEMP VIEW kind_probes AS SELECT i, %s AS k FROM probes;",
+                              kinds[kind].key, kinds[kind].key);
+        exec(db, sql);
+        sqlite3_free(sql);
         bytes reference = read_cell(db, id);
 
         /* One key at a time: in place, and by bloom_add on a copy, whose probe before says
@@ -822,10 +837,10 @@ static void test_equivalence(void) {
         sqlite3_stmt *add_value = NULL, *add_in_place = NULL;
         CHECK(sqlite3_prepare_v2(db,
                                  "SELECT 1 - bloom_might_contain(?1, k), bloom_add(?1, k) "
-                                 "FROM keys WHERE i = ?2",
+                                 "FROM kind_keys WHERE i = ?2",
                                  -1, &add_value, NULL) == SQLITE_OK);
         sql = sqlite3_mprintf(
-            "SELECT bloom_add_in_place('filters', 'f', %d, k) FROM keys WHERE i = ?2", id);
+            "SELECT bloom_add_in_place('filters', 'f', %d, k) FROM kind_keys WHERE i = ?2", id);
         CHECK(sqlite3_prepare_v2(db, sql, -1, &add_in_place, NULL) == SQLITE_OK);
         sqlite3_free(sql);
         int mismatches = 0, was_absent = 0;
@@ -847,7 +862,7 @@ static void test_equivalence(void) {
         CHECK(was_absent > 1000 && was_absent < 1950); /* repeats answered 0 */
         CHECK(cell_is(db, id, &reference));
         sql = sqlite3_mprintf("SELECT (SELECT f FROM filters WHERE id = %d) = bloom_build(k, %d, "
-                              "0.01, %Q) FROM (SELECT k FROM keys ORDER BY i)",
+                              "0.01, %Q) FROM (SELECT k FROM kind_keys ORDER BY i)",
                               id, kinds[kind].n, kinds[kind].name);
         CHECK_STR(run(db, sql), "1");
         sqlite3_free(sql);
@@ -871,7 +886,7 @@ static void test_equivalence(void) {
             "SELECT count(*) || ' ' || sum(a IS NOT b) || ' ' || sum(a) FILTER (WHERE i <= 2000) "
             "|| ' ' || (sum(a) FILTER (WHERE i > 2000) = sum(b) FILTER (WHERE i > 2000)) FROM "
             "(SELECT i, bloom_might_contain_in_place('filters', 'f', %d, k) AS a, "
-            "bloom_might_contain(?1, k) AS b FROM probes)",
+            "bloom_might_contain(?1, k) AS b FROM kind_probes)",
             id);
         CHECK_STR(run_blob(db, sql, &reference), "10000 0 1950 1");
         sqlite3_free(sql);
@@ -882,10 +897,11 @@ static void test_equivalence(void) {
             CHECK(sqlite3_prepare_v2(
                       db,
                       "SELECT CASE WHEN k IS NULL THEN NULL ELSE 1 END, bloom_remove(?1, k) "
-                      "FROM keys WHERE i = ?2",
+                      "FROM kind_keys WHERE i = ?2",
                       -1, &remove_value, NULL) == SQLITE_OK);
             sql = sqlite3_mprintf(
-                "SELECT bloom_remove_in_place('filters', 'f', %d, k) FROM keys WHERE i = ?2", id);
+                "SELECT bloom_remove_in_place('filters', 'f', %d, k) FROM kind_keys WHERE i = ?2",
+                id);
             CHECK(sqlite3_prepare_v2(db, sql, -1, &remove_in_place, NULL) == SQLITE_OK);
             sqlite3_free(sql);
             mismatches = 0;
@@ -911,9 +927,10 @@ static void test_equivalence(void) {
             CHECK_STR(run(db, sql), "950");
             sqlite3_free(sql);
             /* The keys at odd i are still there. */
-            sql = sqlite3_mprintf("SELECT count(*) FROM keys WHERE i %% 2 = 1 AND k IS NOT NULL "
-                                  "AND NOT bloom_might_contain_in_place('filters', 'f', %d, k)",
-                                  id);
+            sql =
+                sqlite3_mprintf("SELECT count(*) FROM kind_keys WHERE i %% 2 = 1 AND k IS NOT NULL "
+                                "AND NOT bloom_might_contain_in_place('filters', 'f', %d, k)",
+                                id);
             CHECK_STR(run(db, sql), "0");
             sqlite3_free(sql);
         }

@@ -13,6 +13,7 @@
 #include "kind_list.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The SQL aggregate that builds a filter of a kind. */
@@ -127,6 +128,18 @@ static uint8_t *test_empty_countmin(uint64_t n, double p, uint64_t *bytes) {
     return blob;
 }
 
+static uint8_t *test_empty_parquet(uint64_t n, double p, uint64_t *bytes) {
+    parquet_header h = {n, p, 0, 0, 0, PARQUET_UNTYPED};
+    double bytes_needed;
+    uint8_t *blob = parquet_size(n, p, &h.blocks, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        parquet_write_header(blob, &h);
+    }
+    return blob;
+}
+
 static const test_kind test_kinds[] = {
     [BLOOM_LAYOUT_STANDARD - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
                                    .sized_at_end = 1,
@@ -157,9 +170,28 @@ static const test_kind test_kinds[] = {
     [COUNTMIN_KIND - 1] = {.builder = BUILT_BY_CMS_BUILD,
                            .rate = RATE_UNMEASURED,
                            .make_empty = test_empty_countmin},
+    [PARQUET_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                          .sized_at_end = 1,
+                          .rate = RATE_AT_MOST_P,
+                          .k_field = "k",
+                          .make_empty = test_empty_parquet},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,
                "tests/test_kinds.h needs a row for every kind of kind_list.h");
+
+/* A key expression of the programs, whose keys mix SQL's four types, as kind takes it: itself,
+** or, for a kind whose filters hold the values of one type (value_type: a Parquet column's), the
+** key as TEXT that keeps its type apart, typeof(k) || ':' || k, so that distinct keys stay
+** distinct. Written to buf (size bytes); buf. */
+static inline const char *test_kind_key(const filter_kind *kind, const char *expr, char *buf,
+                                        size_t size) {
+    if (kind->value_type == NULL) {
+        snprintf(buf, size, "%s", expr);
+    } else {
+        snprintf(buf, size, "(typeof(%s) || ':' || (%s))", expr, expr);
+    }
+    return buf;
+}
 
 /* The row of kind, an entry of the table of kinds. */
 static inline const test_kind *test_kind_of(const filter_kind *kind) {

@@ -6,6 +6,8 @@
 ** Installs a counting allocator with SQLITE_CONFIG_MALLOC and checks that
 **  - bloom_might_contain allocates nothing per row (rule 13 (memory and limits));
 **  - bloom_build allocates once per group, whatever the number of rows;
+**  - every kind's build makes the same allocations with its parameters bound as
+**    with literals;
 **  - a filter beyond the heap limit fails with SQLITE_NOMEM, leaves the
 **    database as it was, and frees everything (rule 13 (memory and limits));
 **  - an auto-sized build (N NULL) holds at most 64 bytes per distinct key
@@ -15,8 +17,10 @@
 
 #include "allocator.h"
 #include "check.h"
+#include "test_kinds.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static sqlite3_mem_methods default_allocator;
 static long long allocation_calls; /* xMalloc and xRealloc calls so far */
@@ -155,6 +159,58 @@ static void test_allocations(sqlite3 *db) {
     CHECK(built_peak <= handed_over_peak + 4096);
 }
 
+/* Allocation calls of a build over the first 10,000 rows of numbers, the query form (a format
+** of three %s: an INTEGER, p and a TEXT argument) run with n (NULL when 0), 0.01 and text
+** written as literals, or bound to ?1, ?2 and ?3 as client libraries bind them: TEXT with its
+** length, so with no NUL after it. */
+static long long build_allocations(sqlite3 *db, const char *form, sqlite3_int64 n, const char *text,
+                                   int bound) {
+    char literal_n[24];
+    sqlite3_snprintf(sizeof literal_n, literal_n, n > 0 ? "%lld" : "NULL", n);
+    char *literal_text = sqlite3_mprintf("%Q", text);
+    char *sql = bound ? sqlite3_mprintf(form, "?1", "?2", "?3")
+                      : sqlite3_mprintf(form, literal_n, "0.01", literal_text);
+    sqlite3_stmt *stmt = NULL;
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK);
+    if (bound) {
+        CHECK((n > 0 ? sqlite3_bind_int64(stmt, 1, n) : sqlite3_bind_null(stmt, 1)) == SQLITE_OK);
+        CHECK(sqlite3_bind_double(stmt, 2, 0.01) == SQLITE_OK);
+        CHECK(sqlite3_bind_text(stmt, 3, text, (int)strlen(text), SQLITE_STATIC) == SQLITE_OK);
+    }
+    long long before = allocation_calls;
+    CHECK_U64(sqlite3_step(stmt), SQLITE_ROW);
+    long long calls = allocation_calls - before;
+    CHECK(sqlite3_column_int64(stmt, 0) > 0);
+    sqlite3_finalize(stmt);
+    sqlite3_free(sql);
+    sqlite3_free(literal_text);
+    return calls;
+}
+
+/* Every kind's build, n given and sized at the end where it can be, makes the same allocations
+** with n, p and the kind (a sketch's count, delta and update) bound as with literals: none per
+** row for a bound TEXT that SQLite would have to copy to end it with a NUL. */
+static void test_bound_parameters(sqlite3 *db) {
+    const filter_kind *kind;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        const test_kind *t = test_kind_of(kind);
+        for (int sized_at_end = 0; sized_at_end <= (t->sized_at_end ? 1 : 0); sized_at_end++) {
+            const char *form = t->builder == BUILT_BY_CMS_BUILD
+                                   ? "SELECT length(cms_build(i, %s, 0.001, %s, %s)) FROM "
+                                     "numbers WHERE i <= 10000"
+                                   : "SELECT length(bloom_build(i, %s, %s, %s)) FROM numbers "
+                                     "WHERE i <= 10000";
+            const char *text = t->builder == BUILT_BY_CMS_BUILD ? "conservative" : kind->name;
+            sqlite3_int64 n = t->builder == BUILT_BY_CMS_BUILD ? 1 : sized_at_end ? 0 : 10000;
+            long long literals = build_allocations(db, form, n, text, 0);
+            long long bound = build_allocations(db, form, n, text, 1);
+            printf("%s, %s: %lld allocation calls with literals, %lld bound\n", kind->name,
+                   n > 0 ? "n given" : "sized at the end", literals, bound);
+            CHECK_U64(bound, literals);
+        }
+    }
+}
+
 /* An auto-sized build over 100,000 distinct keys, once and with every row ten times. */
 static void test_auto_sized_memory(sqlite3 *db) {
     CHECK(sqlite3_exec(db,
@@ -210,6 +266,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_allocations(db);
+    test_bound_parameters(db);
     test_auto_sized_memory(db);
     test_out_of_memory(db);
     sqlite3_close(db);

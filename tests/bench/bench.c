@@ -8,7 +8,7 @@
 ** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [TABLE...]
 **
 ** TABLE is any of: core probe build exact forms scale live vacuum scalable
-** countmin cuckoo livetable (default: all). --quick shrinks the data (no 100M or 10M
+** countmin cuckoo livetable parquet (default: all). --quick shrinks the data (no 100M or 10M
 ** keys, fewer runs) to check that everything runs. DIR (default .) receives
 ** the database files the exact lookups need.
 */
@@ -18,6 +18,9 @@
 
 #include "../test_kinds.h"
 #include "twin.h"
+
+#define XXH_INLINE_ALL /* the floors hash as a probe does, with XXH3 compiled in */
+#include <xxhash.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -35,6 +38,14 @@ typedef struct bench {
     const char *dir;
     const char *extension; /* the path of bloom.so */
 } bench;
+
+/* bloom_build's N (0 for NULL), P and kind, bound to ?1, ?2 and ?3 as client libraries bind
+** them: the kind as TEXT with its length, so with no NUL after it. */
+typedef struct build_arguments {
+    sqlite3_int64 n;
+    double p;
+    const char *kind;
+} build_arguments;
 
 /* A query to time: SQL text and an optional BLOB bound to ?1. */
 typedef struct query {
@@ -79,9 +90,10 @@ static char *format(const char *fmt, ...) {
     return s;
 }
 
-/* Runs q once (prepare, bind, every row) and returns the seconds it took; column 0 of its
-** first row goes to *result when result is not NULL. */
-static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
+/* Runs q once (prepare, bind, every row), with the build arguments a bound too when a is not
+** NULL, and returns the seconds it took; column 0 of its first row goes to *result when result
+** is not NULL. */
+static double run_bound(bench *b, const query *q, const build_arguments *a, sqlite3_int64 *result) {
     sqlite3_stmt *stmt = NULL;
     double start = now();
     if (sqlite3_prepare_v2(b->db, q->sql, -1, &stmt, NULL) != SQLITE_OK) {
@@ -89,6 +101,13 @@ static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
     }
     if (q->blob != NULL) {
         sqlite3_bind_blob(stmt, 1, q->blob, q->bytes, SQLITE_STATIC);
+    }
+    if (a != NULL) {
+        if (a->n > 0) {
+            sqlite3_bind_int64(stmt, 1, a->n);
+        }
+        sqlite3_bind_double(stmt, 2, a->p);
+        sqlite3_bind_text(stmt, 3, a->kind, (int)strlen(a->kind), SQLITE_STATIC);
     }
     int rc, first = 1;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -104,21 +123,30 @@ static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
     return now() - start;
 }
 
+/* run_bound without build arguments. */
+static double run_once(bench *b, const query *q, sqlite3_int64 *result) {
+    return run_bound(b, q, NULL, result);
+}
+
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Times count queries b->runs times each, in turns (1 2 3 1 2 3 ...); medians[i] gets the
-** median seconds of query i. */
-static void time_in_turns(bench *b, const query *queries, int count, double *medians) {
+/* Times count queries b->runs times each, in turns (1 2 3 1 2 3 ...), query i with the build
+** arguments arguments[i] bound when arguments is not NULL (NULL ones: none); medians[i] gets
+** the median seconds of query i. */
+static void time_bound_in_turns(bench *b, const query *queries,
+                                const build_arguments *const *arguments, int count,
+                                double *medians) {
     double *times = malloc(sizeof(double) * (size_t)(count * b->runs));
     if (times == NULL) {
         die(b, "out of memory");
     }
     for (int r = 0; r < b->runs; r++) {
         for (int i = 0; i < count; i++) {
-            times[i * b->runs + r] = run_once(b, &queries[i], NULL);
+            times[i * b->runs + r] =
+                run_bound(b, &queries[i], arguments != NULL ? arguments[i] : NULL, NULL);
         }
     }
     for (int i = 0; i < count; i++) {
@@ -126,6 +154,11 @@ static void time_in_turns(bench *b, const query *queries, int count, double *med
         medians[i] = times[i * b->runs + b->runs / 2];
     }
     free(times);
+}
+
+/* time_bound_in_turns without build arguments. */
+static void time_in_turns(bench *b, const query *queries, int count, double *medians) {
+    time_bound_in_turns(b, queries, NULL, count, medians);
 }
 
 /* Returns a malloc'ed copy of the BLOB the one-row query sql returns, its size in *bytes. */
@@ -306,7 +339,58 @@ static char *build_floor_query(const filter_kind *layout, int sized_at_end) {
     return format("SELECT bloom_build(x%s) FROM keys", sized_at_end ? "" : ", 1000000, 0.01");
 }
 
-/* 2. The build against count(x): each layout of a Bloom filter, n given, then sized at the end. */
+/* Whether bloom_build builds kind (tests/test_kinds.h). */
+static int is_built_by_bloom_build(const filter_kind *kind) {
+    return test_kind_of(kind)->builder == BUILT_BY_BLOOM_BUILD;
+}
+
+/* 2, then: bloom_build with n, p and the kind as literals against the same bound as parameters,
+** in turns, for each kind it builds, n given, then sized at the end where the kind can be. */
+static void table_build_bound(bench *b) {
+    printf("\nThe same with n, p and the kind bound (`SELECT bloom_build(x, ?1, ?2, ?3) FROM "
+           "keys`, the kind as client libraries bind TEXT: with its length), in turns with the "
+           "literals; the thread's CPU time.\n\n");
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    int kind_count = kinds_where(is_built_by_bloom_build, kinds), count = 0;
+    kind_count = b->quick ? 1 : kind_count; /* quick: the first kind alone */
+    build_arguments arguments[2 * FILTER_KIND_COUNT];
+    const build_arguments *bound[4 * FILTER_KIND_COUNT];
+    query queries[4 * FILTER_KIND_COUNT];
+    for (int sized_at_end = 0; sized_at_end < 2; sized_at_end++) {
+        for (int k = 0; k < kind_count; k++) {
+            if (sized_at_end && !test_kind_of(kinds[k])->sized_at_end) {
+                continue;
+            }
+            build_arguments *a = &arguments[count / 2];
+            *a = (build_arguments){sized_at_end ? 0 : 1000000, 0.01, kinds[k]->name};
+            bound[count] = NULL;
+            queries[count++] = (query){kinds[k]->name,
+                                       format("SELECT bloom_build(x, %s, 0.01, '%s') FROM keys",
+                                              sized_at_end ? "NULL" : "1000000", kinds[k]->name),
+                                       NULL, 0};
+            bound[count] = a;
+            queries[count++] = (query){
+                kinds[k]->name, format("SELECT bloom_build(x, ?1, ?2, ?3) FROM keys"), NULL, 0};
+        }
+    }
+    double medians[4 * FILTER_KIND_COUNT];
+    bench_clock = CLOCK_THREAD_CPUTIME_ID; /* in memory: what the other load does not inflate */
+    time_bound_in_turns(b, queries, bound, count, medians);
+    bench_clock = CLOCK_MONOTONIC;
+    printf("| kind | n | literals, ns/row | bound, ns/row | bound / literals |\n"
+           "|---|---|---|---|---|\n");
+    for (int i = 0; i < count; i += 2) {
+        printf("| %s | %s | %.1f | %.1f | %.2f |\n", queries[i].label,
+               bound[i + 1]->n > 0 ? "1000000" : "NULL", medians[i] * 1e9 / 1e6,
+               medians[i + 1] * 1e9 / 1e6, medians[i + 1] / medians[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        sqlite3_free(queries[i].sql);
+    }
+}
+
+/* 2. The build against count(x): each layout of a Bloom filter, n given, then sized at the end;
+** then every kind's build with its parameters as literals and bound (table_build_bound). */
 static void table_build(bench *b) {
     printf("\n### 2. Build floor\n\n");
     printf("Over the 1,000,000 rows of `keys`, median of %d runs, in turns.\n\n", b->runs);
@@ -330,6 +414,7 @@ static void table_build(bench *b) {
     for (int i = 1; i < count; i++) {
         sqlite3_free(queries[i].sql);
     }
+    table_build_bound(b);
 }
 
 /* Pseudo-random distinct key number i, as SQL for format(): a bijection of 0..4294967310. */
@@ -2393,6 +2478,140 @@ static void table_live_table(bench *b) {
     close_bench_file(&lb, path, wal);
 }
 
+/* floor(filter, key): the hash-and-touch floor of a probe (the least a probe can do): reads
+** both arguments, hashes the key by XXH3-64 (its bytes, as TEXT or BLOB) and reads one byte of
+** the filter that the hash picks. */
+static void floor_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    const unsigned char *filter = sqlite3_value_blob(argv[0]);
+    int bytes = sqlite3_value_bytes(argv[0]);
+    const void *key = sqlite3_value_blob(argv[1]);
+    uint64_t h = XXH3_64bits(key, (size_t)sqlite3_value_bytes(argv[1]));
+    sqlite3_result_int(ctx, filter != NULL && bytes > 0 ? filter[h % (uint64_t)bytes] & 1 : 0);
+}
+
+/* hashagg(key, n, p): the floor of a build (the least an aggregate can do): reads its three
+** arguments and hashes each key by XXH3-64 into a sum it returns. */
+static void hashagg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    uint64_t *sum = sqlite3_aggregate_context(ctx, sizeof *sum);
+    sqlite3_int64 n = sqlite3_value_int64(argv[1]);
+    double p = sqlite3_value_double(argv[2]);
+    if (sum != NULL && n > 0 && p > 0) {
+        *sum += XXH3_64bits(sqlite3_value_blob(argv[0]), (size_t)sqlite3_value_bytes(argv[0]));
+    }
+}
+
+static void hashagg_final(sqlite3_context *ctx) {
+    uint64_t *sum = sqlite3_aggregate_context(ctx, 0);
+    sqlite3_result_int64(ctx, sum != NULL ? (sqlite3_int64)*sum : 0);
+}
+
+/* 12. Parquet filters against the floors: probes and builds over 1M TEXT keys. */
+static void table_parquet(bench *b) {
+    const sqlite3_int64 keys = b->quick ? 100000 : 1000000, in_filter = keys / 10;
+    printf("\n### 12. Parquet filters and the floors\n\n");
+    printf("Over %lld TEXT keys ('key ' || i), median of %d runs, in turns. Probes: "
+           "`SELECT sum(f(?1, x)) FROM tkeys` with a filter of the first %lld keys at p = 0.01, "
+           "against `noop`, the floor of a call, and `floor`, the hash-and-touch floor: a "
+           "function that reads both arguments, hashes the key by XXH3-64 and reads one byte "
+           "of the filter; `twin` is the other SQLite Bloom extension's design "
+           "(tests/bench/twin.h) over the parquet filter's bytes. Builds: `bloom_build(x, n, "
+           "p, kind)` over all the keys (n = their number), against `hashagg`, an aggregate "
+           "that reads its three arguments and hashes each key; n, p and the kind as literals "
+           "and bound as parameters.\n\n",
+           (long long)keys, b->runs, (long long)in_filter);
+    char *cte = series(keys);
+    char *make = format("CREATE TABLE tkeys(x TEXT); INSERT INTO tkeys %s SELECT 'key ' || i "
+                        "FROM s;",
+                        cte);
+    exec(b, make);
+    sqlite3_free(cte);
+    sqlite3_free(make);
+    int blocked_bytes, parquet_bytes;
+    char *sql = format("SELECT bloom_build(x, %lld, 0.01, 'blocked') FROM tkeys WHERE rowid <= "
+                       "%lld",
+                       (long long)in_filter, (long long)in_filter);
+    void *blocked = fetch_blob(b, sql, &blocked_bytes);
+    sqlite3_free(sql);
+    sql = format("SELECT bloom_build(x, %lld, 0.01, 'parquet') FROM tkeys WHERE rowid <= %lld",
+                 (long long)in_filter, (long long)in_filter);
+    void *parquet = fetch_blob(b, sql, &parquet_bytes);
+    sqlite3_free(sql);
+    query probes[] = {
+        {"noop", "SELECT sum(noop(?1, x)) FROM tkeys", parquet, parquet_bytes},
+        {"floor", "SELECT sum(floor(?1, x)) FROM tkeys", parquet, parquet_bytes},
+        {"blocked", "SELECT sum(bloom_might_contain(?1, x)) FROM tkeys", blocked, blocked_bytes},
+        {"parquet", "SELECT sum(bloom_might_contain(?1, x)) FROM tkeys", parquet, parquet_bytes},
+        {"twin", "SELECT sum(twin(?1, x)) FROM tkeys", parquet, parquet_bytes},
+    };
+    enum { PROBES = sizeof probes / sizeof probes[0] };
+    double medians[PROBES];
+    time_in_turns(b, probes, PROBES, medians);
+    printf("| probe | filter bytes | ns/row | ratio to floor | ratio to noop |\n"
+           "|---|---|---|---|---|\n");
+    for (int i = 0; i < PROBES; i++) {
+        printf("| %s | %d | %.1f | %.2f | %.2f |\n", probes[i].label, probes[i].bytes,
+               medians[i] * 1e9 / (double)keys, medians[i] / medians[1], medians[i] / medians[0]);
+    }
+    printf("\ntwin / parquet: %.2f.\n\n", medians[4] / medians[3]);
+    free(blocked);
+    free(parquet);
+    /* Builds: the literals, then the same bound. */
+    char *bound[3];
+    static const char *const kinds[] = {"standard", "blocked", "parquet"};
+    query builds[1 + 2 * 3];
+    int count = 0;
+    builds[count++] = (query){
+        "hashagg", format("SELECT hashagg(x, %lld, 0.01) FROM tkeys", (long long)keys), NULL, 0};
+    for (int k = 0; k < 3; k++) {
+        bound[k] = format("SELECT bloom_build(x, ?2, ?3, ?4) FROM tkeys -- %s", kinds[k]);
+        builds[count++] = (query){
+            kinds[k],
+            format("SELECT bloom_build(x, %lld, 0.01, '%s') FROM tkeys", (long long)keys, kinds[k]),
+            NULL, 0};
+    }
+    double build_medians[1 + 2 * 3];
+    time_in_turns(b, builds, count, build_medians);
+    /* Bound parameters: the same builds with n, p and the kind bound, timed in turns too. */
+    double bound_medians[3], times[3][16];
+    int runs = b->runs < 16 ? b->runs : 16;
+    for (int run = 0; run < runs; run++) {
+        for (int k = 0; k < 3; k++) {
+            sqlite3_stmt *stmt = NULL;
+            double start = now();
+            if (sqlite3_prepare_v2(b->db, bound[k], -1, &stmt, NULL) != SQLITE_OK ||
+                sqlite3_bind_int64(stmt, 2, keys) != SQLITE_OK ||
+                sqlite3_bind_double(stmt, 3, 0.01) != SQLITE_OK ||
+                sqlite3_bind_text(stmt, 4, kinds[k], -1, SQLITE_STATIC) != SQLITE_OK ||
+                sqlite3_step(stmt) != SQLITE_ROW) {
+                die(b, bound[k]);
+            }
+            sqlite3_finalize(stmt);
+            times[k][run] = now() - start;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        qsort(times[k], (size_t)runs, sizeof(double), compare_doubles);
+        bound_medians[k] = times[k][runs / 2];
+    }
+    printf("| build | literals ns/key | ratio to hashagg | bound ns/key | bound / literals |\n"
+           "|---|---|---|---|---|\n");
+    printf("| hashagg | %.1f | 1.00 | | |\n", build_medians[0] * 1e9 / (double)keys);
+    for (int k = 0; k < 3; k++) {
+        printf("| %s | %.1f | %.2f | %.1f | %.2f |\n", kinds[k],
+               build_medians[1 + k] * 1e9 / (double)keys, build_medians[1 + k] / build_medians[0],
+               bound_medians[k] * 1e9 / (double)keys, bound_medians[k] / build_medians[1 + k]);
+    }
+    for (int i = 0; i < count; i++) {
+        sqlite3_free(builds[i].sql);
+    }
+    for (int k = 0; k < 3; k++) {
+        sqlite3_free(bound[k]);
+    }
+    exec(b, "DROP TABLE tkeys");
+}
+
 /* Whether name is among the tables asked for (all when none is). */
 static int wanted(int argc, char **argv, int first, const char *name) {
     if (first >= argc) {
@@ -2413,7 +2632,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr,
                 "usage: %s EXTENSION [--quick] [--dir DIR] [core probe build exact forms scale "
-                "live vacuum scalable countmin cuckoo livetable]\n",
+                "live vacuum scalable countmin cuckoo livetable parquet]\n",
                 argv[0]);
         return 2;
     }
@@ -2439,7 +2658,12 @@ int main(int argc, char **argv) {
                                 twin_func, NULL, NULL) != SQLITE_OK ||
         sqlite3_create_function(b.db, "noop", 2,
                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
-                                noop_func, NULL, NULL) != SQLITE_OK) {
+                                noop_func, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(b.db, "floor", 2,
+                                SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                floor_func, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(b.db, "hashagg", 3, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL, NULL,
+                                hashagg_step, hashagg_final) != SQLITE_OK) {
         fprintf(stderr, "bloom_bench: cannot start: %s\n", err ? err : sqlite3_errmsg(b.db));
         return 2;
     }
@@ -2465,7 +2689,8 @@ int main(int argc, char **argv) {
                   {"forms", table_forms},         {"scale", table_scale},
                   {"live", table_live},           {"vacuum", table_vacuum},
                   {"scalable", table_scalable},   {"countmin", table_countmin},
-                  {"cuckoo", table_cuckoo_slack}, {"livetable", table_live_table}};
+                  {"cuckoo", table_cuckoo_slack}, {"livetable", table_live_table},
+                  {"parquet", table_parquet}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (wanted(argc, argv, arg, tables[i].name)) {
             tables[i].print(&b);

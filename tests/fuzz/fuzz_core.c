@@ -6,27 +6,31 @@
 ** "Validation" (the prelude's, checked here, then its kind's, by the kind's oracle), and then
 ** say nothing; otherwise it must say why, in the message section 5 gives for the first rule it
 ** breaks. When it accepts:
-**  - what every kind shares: keys taken from the input itself go through every operation of
-**    the kind (filter_kind): might_contain, write_header (through filter_copy), add,
+**  - what every kind shares: keys taken from the input itself, hashed as the filter hashes its
+**    keys (by its key hash, or by its kind's hash_key), go through every operation of the kind
+**    (filter_kind): might_contain, write_header (through filter_copy), add,
 **    compatible and merge in memory, and might_contain_io, add_io and remove_io through
 **    filter_io_memory on a view that holds the header alone. The _io ones give the answers and
 **    bytes of the in-memory ones, stay in the BLOB and report a read or write that fails; a key
 **    added probes 1 and is removed; a key that probes 0 is not removed and nothing is written.
-**    An add or a merge may find no room (FILTER_FULL, a cuckoo filter): it runs on a copy,
-**    which is dropped, as its callers do;
+**    An add or a merge may find no room (FILTER_FULL, a cuckoo filter), and an add may refuse a
+**    key that is not a value of the filter's type (FILTER_REFUSED, a Parquet filter), writing
+**    nothing: it runs on a copy, which is dropped, as its callers do;
 **  - the kind's oracle, a model of the kind written from docs/format.md: the header
 **    re-encodes, by the kind's own writer, to the same bytes but the versions and reserved
 **    bytes, and filter_copy writes that header; each operation gives the model's status,
 **    answer and bytes (for the cuckoo kind, where each add's kicks put the fingerprints); and
 **    the checks of the kind's own functions beyond filter_kind (bloom_core.h for the Bloom
 **    kinds, counting_core.h for the counting kind, cuckoo_core.h for the cuckoo kind,
-**    scalable_core.h with growth for the scalable kind, countmin_core.h for the sketch).
+**    scalable_core.h with growth for the scalable kind, countmin_core.h for the sketch,
+**    parquet_core.h with the conversion of keys to each physical type for the Parquet kind).
 ** AddressSanitizer checks every byte read and written.
 **
 ** This file is the entry point: it reads the input as a BLOB and takes its keys from it, then
 ** picks the checks. What every kind shares is in fuzz_core_kinds.c, each kind's oracle in the
 ** file of its room (fuzz_core_bloom.c, fuzz_core_counting.c, fuzz_core_cuckoo.c,
-** fuzz_core_scalable.c, fuzz_core_countmin.c), the helpers in fuzz_core_shared.c
+** fuzz_core_scalable.c, fuzz_core_countmin.c, fuzz_core_parquet.c), the helpers in
+*fuzz_core_shared.c
 ** (fuzz_core.h). A new kind of kind_list.h adds its oracle, NAME_oracle, in a file of its own:
 ** without it fuzz_core does not link.
 */
@@ -34,9 +38,6 @@
 
 #include <math.h>
 #include <string.h>
-
-/* The most bytes a key takes from the input. */
-enum { MAX_KEY_BYTES = 24 };
 
 /* Aborts unless the REAL v hashes as docs/format.md's "Keys" says: as the INTEGER of the same
 ** value when it is integral and in [-2^63, 2^63), and every NaN alike. */
@@ -55,35 +56,48 @@ static void check_real_key(double v) {
     }
 }
 
-/* Takes up to MAX_KEYS keys of every type from the input's own bytes into keys; returns how
-** many. Each key's first byte picks its type and length. */
-static size_t derive_keys(const uint8_t *data, size_t size, key_hash *keys) {
+size_t derive_key_values(const uint8_t *data, size_t size, key_value *values) {
     size_t count = 0;
     for (size_t at = 0; at < size && count < MAX_KEYS; count++) {
         size_t length = 1 + data[at] % MAX_KEY_BYTES;
         uint64_t bits;
-        double real;
+        key_value *v = &values[count];
         if (length > size - at) {
             length = size - at;
         }
+        memset(v, 0, sizeof *v);
         switch (data[at] % 4) {
         case 0:
-            keys[count] = key_hash_integer((int64_t)little_endian(data + at, length));
+            v->type = KEY_TAG_INTEGER;
+            v->integer = (int64_t)little_endian(data + at, length);
             break;
         case 1:
             bits = little_endian(data + at, length);
-            memcpy(&real, &bits, sizeof real);
-            check_real_key(real);
-            keys[count] = key_hash_real(real);
-            break;
-        case 2:
-            keys[count] = key_hash_text(data + at, length);
+            v->type = KEY_TAG_REAL;
+            memcpy(&v->real, &bits, sizeof v->real);
             break;
         default:
-            keys[count] = key_hash_blob(data + at, length);
+            v->type = data[at] % 4 == 2 ? KEY_TAG_TEXT : KEY_TAG_BLOB;
+            v->bytes = data + at;
+            v->length = length;
             break;
         }
         at += length;
+    }
+    return count;
+}
+
+/* Takes up to MAX_KEYS keys of every type from the input's own bytes (derive_key_values) and
+** hashes them as the accepted filter f hashes its keys (filter_hash_key: by its prelude's key
+** hash, or by its kind's own hash_key) into keys; returns how many. */
+static size_t derive_keys(const filter_view *f, key_hash *keys) {
+    key_value values[MAX_KEYS];
+    size_t count = derive_key_values(f->blob, (size_t)f->bytes, values);
+    for (size_t i = 0; i < count; i++) {
+        if (values[i].type == KEY_TAG_REAL) {
+            check_real_key(values[i].real);
+        }
+        keys[i] = filter_hash_key(f, &values[i]);
     }
     return count;
 }
@@ -119,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         view.hash != data[FILTER_OFF_HASH] || view.blob != data || view.bytes != size) {
         fuzz_fail("the view of an accepted filter differs from its prelude");
     }
-    size_t count = derive_keys(data, size, keys);
+    size_t count = derive_keys(&view, keys);
     check_header_round_trip(&view);
     check_operations(&view, keys, count);
     oracle_of(view.kind)->check_own(&view, keys, count);

@@ -18,8 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most keys an input gives, and a scalable filter's most stages (docs/format.md, 4.5). */
-enum { MAX_KEYS = 16, STAGES_MAX = 64 };
+/* The most keys an input gives, the most bytes a key takes from it, and a scalable filter's most
+** stages (docs/format.md, 4.5). */
+enum { MAX_KEYS = 16, MAX_KEY_BYTES = 24, STAGES_MAX = 64 };
+
+/* The keys of an input (fuzz_core.c): up to MAX_KEYS SQL values of every type taken from its own
+** bytes, data, into values (TEXT and BLOB pointing into data); returns how many. Each key's first
+** byte picks its type and length. fuzz_core hashes them as the filter hashes its keys. */
+size_t derive_key_values(const uint8_t *data, size_t size, key_value *values);
 
 /* Offsets of the header fields that the Bloom kinds and the counting kind share (n, p and the
 ** keys also the cuckoo kind's, the keys every kind's but the count-min sketch's). */
@@ -31,8 +37,9 @@ enum { OFF_K = 8, OFF_M = 16, OFF_N = 24, OFF_P = 32, OFF_KEYS = 40 };
 ** A kind's oracle. Its functions take BLOBs that the spec accepts (valid says so) and are
 ** written from docs/format.md, not from the kind's code: of the core they call only
 ** bloom_positions (checked against the test vectors by the unit tests), in encode_header the
-** header writer whose bytes they check, and bloom_size for the stage a scalable filter grows
-** by (checked against the formulas by the unit tests).
+** header writer whose bytes they check, bloom_size for the stage a scalable filter grows by
+** (checked against the formulas by the unit tests), and key_hash_xxh64, XXH64 itself, for the
+** Parquet kind (checked against section 6's vectors by the unit tests).
 */
 typedef struct kind_oracle {
     uint8_t id; /* the prelude's kind byte */

@@ -222,7 +222,8 @@ filter_status check_io(io_target *t, const filter_view *f, uint8_t *blob, int op
         memcmp(checked, blob, f->bytes) != 0) {
         fuzz_fail("%s gives another result through another filter_io", names[op]);
     }
-    if (status == FILTER_IO_FAILED || (status == FILTER_ABSENT && writes != 0) ||
+    if (status == FILTER_IO_FAILED ||
+        ((status == FILTER_ABSENT || status == FILTER_REFUSED) && writes != 0) ||
         (op == OP_MIGHT_CONTAIN && writes != 0)) {
         fuzz_fail("%s returns %d after %u writes", names[op], status, writes);
     }

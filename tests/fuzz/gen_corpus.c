@@ -46,7 +46,7 @@ typedef struct filter {
 } filter;
 
 /* Room for the filters of the corpora. */
-enum { MAX_FILTERS = 192 };
+enum { MAX_FILTERS = 240 };
 
 /* Appends length bytes to s; aborts if they do not fit. */
 static void put_bytes(seed *s, const void *bytes, size_t length) {
@@ -361,6 +361,52 @@ static void make_countmin(filter *f, const char *name, double epsilon, double de
     }
 }
 
+/* The view of the valid filter f; aborts if it is refused. */
+static filter_view open_filter(const filter *f) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
+        fuzz_fail("%s: %s", f->name, why);
+    }
+    return view;
+}
+
+/* Makes f a Parquet filter of the physical type (PARQUET_UNTYPED: its first key's) and type
+** length, for n keys at rate p (n 0: of blocks blocks, n and p not known), with the keys 0 ..
+** keys - 1 added: INTEGERs, or for a type of bytes the TEXTs "key 00000000" (12 bytes; without
+** the leading zeros for a FIXED_LEN_BYTE_ARRAY of any length). */
+static void make_parquet(filter *f, const char *name, uint64_t n, double p, int type,
+                         uint32_t type_length, uint32_t blocks, uint64_t keys) {
+    parquet_header h = {n, n != 0 ? p : 0.0, 0, blocks, type_length, (parquet_type)type};
+    double bytes_needed;
+    if ((n != 0 && parquet_size(n, p, &h.blocks, &bytes_needed) != FILTER_OK) ||
+        parquet_blob_bytes(h.blocks) > sizeof f->bytes) {
+        fuzz_fail("cannot size %s", name);
+    }
+    f->name = name;
+    f->size = (size_t)parquet_blob_bytes(h.blocks);
+    memset(f->bytes, 0, f->size);
+    parquet_write_header(f->bytes, &h);
+    for (uint64_t i = 0; i < keys; i++) {
+        char text[32];
+        int bytes_type = type == PARQUET_INT96 || type == PARQUET_BYTE_ARRAY ||
+                         type == PARQUET_FIXED_LEN_BYTE_ARRAY;
+        int length = snprintf(
+            text, sizeof text,
+            type_length == 0 && type != PARQUET_INT96 && type != PARQUET_BYTE_ARRAY ? "key %llu"
+                                                                                    : "key %08llu",
+            (unsigned long long)i);
+        key_value key = {KEY_TAG_INTEGER, (int64_t)i, 0.0, NULL, 0};
+        if (bytes_type) {
+            key = (key_value){KEY_TAG_TEXT, 0, 0.0, text, (size_t)length};
+        }
+        filter_view view = open_filter(f);
+        if (filter_add(&parquet_kind, f->bytes, filter_hash_key(&view, &key)) != FILTER_OK) {
+            fuzz_fail("%s refuses key %llu", name, (unsigned long long)i);
+        }
+    }
+}
+
 /* The filters of the corpora: first the valid ones, then one per broken rule. Returns how
 ** many it wrote to filters (room for MAX_FILTERS). */
 static size_t make_filters(filter *filters) {
@@ -427,6 +473,7 @@ static size_t make_filters(filter *filters) {
         {"kind_9", 6, 1, 9},
         {"kind_3_bloom_header", 6, 1, COUNTING_KIND},
         {"hash_9", 7, 1, 9},
+        {"hash_2", 7, 1, 2}, /* the Parquet kind's, not kind 1's */
         {"k_0", 8, 4, 0},
         {"k_65", 8, 4, 65},
         {"k_huge", 8, 4, 0xFFFFFFFF},
@@ -784,6 +831,96 @@ static size_t make_filters(filter *filters) {
             f->size--;
         }
     }
+    /* Parquet filters: empty (no type), with keys of each physical type (the first key's, INT64;
+    ** FLOAT and DOUBLE with the key 0, both zeros), n and p not known, every bit set, the count
+    ** of keys at its maximum, a zero rate of sign bit set, a newer writer's reserved bytes. */
+    make_parquet(&filters[count++], "parquet_empty", 100, 0.01, PARQUET_UNTYPED, 0, 0, 0);
+    make_parquet(&filters[count++], "parquet_100_keys", 100, 0.01, PARQUET_UNTYPED, 0, 0, 100);
+    make_parquet(&filters[count++], "parquet_int32", 50, 0.01, PARQUET_INT32, 0, 0, 50);
+    make_parquet(&filters[count++], "parquet_float", 50, 0.05, PARQUET_FLOAT, 0, 0, 50);
+    make_parquet(&filters[count++], "parquet_double", 50, 0.01, PARQUET_DOUBLE, 0, 0, 50);
+    make_parquet(&filters[count++], "parquet_byte_array", 50, 0.01, PARQUET_BYTE_ARRAY, 0, 0, 50);
+    make_parquet(&filters[count++], "parquet_fixed_len_12", 50, 0.01, PARQUET_FIXED_LEN_BYTE_ARRAY,
+                 12, 0, 30);
+    make_parquet(&filters[count++], "parquet_fixed_len_any", 20, 0.01, PARQUET_FIXED_LEN_BYTE_ARRAY,
+                 0, 0, 10);
+    make_parquet(&filters[count++], "parquet_int96", 20, 0.01, PARQUET_INT96, 0, 0, 10);
+    make_parquet(&filters[count++], "parquet_n_p_not_known", 0, 0, PARQUET_INT64, 0, 4, 20);
+    make_parquet(&filters[count++], "parquet_double_5_blocks", 0, 0, PARQUET_DOUBLE, 0, 5, 10);
+    make_parquet(&filters[count], "parquet_full", 1, 0.5, PARQUET_INT64, 0, 0, 0);
+    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
+           filters[count].size - FILTER_HEADER_BYTES);
+    poke(&filters[count++], 24, 1000, 8);
+    make_parquet(&filters[count], "parquet_keys_max", 20, 0.01, PARQUET_INT64, 0, 0, 10);
+    poke(&filters[count++], 24, UINT64_MAX, 8);
+    make_parquet(&filters[count], "parquet_p_negative_zero", 0, 0, PARQUET_DOUBLE, 0, 2, 5);
+    poke(&filters[count++], 16, UINT64_C(0x8000000000000000), 8);
+    make_parquet(&filters[count], "parquet_newer_writer_reserved", 100, 0.01, PARQUET_INT64, 0, 0,
+                 50);
+    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[41] = 0xAB;
+    filters[count++].bytes[63] = 0xCD;
+    make_parquet(&filters[count], "parquet_min_reader_1", 100, 0.01, PARQUET_INT64, 0, 0, 50);
+    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
+    make_parquet(&filters[count], "parquet_type_fixed_len_16", 20, 0.01, PARQUET_UNTYPED, 0, 0, 0);
+    poke(&filters[count], 36, 16, 4);
+    poke(&filters[count++], 40, PARQUET_FIXED_LEN_BYTE_ARRAY, 1);
+
+    /* The Parquet kind's own rules, in the order of section 5 (the key hash of the kind first),
+    ** on a valid filter of one block. */
+    make_parquet(&base, "base", 20, 0.01, PARQUET_INT64, 0, 0, 10);
+    static const struct {
+        const char *name;
+        size_t offset;
+        int width; /* 0: the length plus value */
+        uint64_t value;
+    } parquet_broken[] = {
+        {"parquet_hash_1", 7, 1, 1},
+        {"parquet_hash_3", 7, 1, 3},
+        {"parquet_kind_1", 6, 1, BLOOM_LAYOUT_STANDARD}, /* kind 1 of hash 2 */
+        {"parquet_blocks_0", 32, 4, 0},
+        {"parquet_blocks_2", 32, 4, 2},
+        {"parquet_blocks_max_plus_1", 32, 4, PARQUET_BLOCKS_MAX + 1},
+        {"parquet_blocks_huge", 32, 4, 0xFFFFFFFF},
+        {"parquet_length_plus_1", 0, 0, 1},
+        {"parquet_length_plus_32", 0, 0, 32},
+        {"parquet_type_8", 40, 1, 8},
+        {"parquet_type_255", 40, 1, 255},
+        {"parquet_int64_type_length_4", 36, 4, 4},
+        {"parquet_untyped_type_length_4", 36, 4, 4}, /* and the type 0, below */
+        {"parquet_n_0", 8, 8, 0},
+        {"parquet_p_0", 16, 8, 0},
+        {"parquet_p_1", 16, 8, UINT64_C(0x3FF0000000000000)},
+        {"parquet_p_nan", 16, 8, UINT64_C(0x7FF8000000000000)},
+        {"parquet_n_p_0", 8, 16, 0}, /* valid: n and p not known */
+        {"parquet_reserved_41", 41, 1, 1},
+        {"parquet_reserved_47", 47, 1, 0x80},
+        {"parquet_reserved_48", 48, 1, 1},
+        {"parquet_reserved_63", 63, 1, 0xFF},
+        {"parquet_newer_reader", 4, 2, 0x0303},
+    };
+    for (size_t i = 0; i < sizeof parquet_broken / sizeof parquet_broken[0]; i++) {
+        filter *f = &filters[count++];
+        *f = base;
+        f->name = parquet_broken[i].name;
+        if (parquet_broken[i].width == 16) {
+            poke(f, parquet_broken[i].offset, 0, 8);
+            poke(f, parquet_broken[i].offset + 8, 0, 8);
+        } else if (parquet_broken[i].width > 0) {
+            poke(f, parquet_broken[i].offset, parquet_broken[i].value, parquet_broken[i].width);
+        } else {
+            memset(f->bytes + f->size, 0, parquet_broken[i].value);
+            f->size += parquet_broken[i].value;
+        }
+        if (strcmp(f->name, "parquet_untyped_type_length_4") == 0) {
+            f->bytes[40] = PARQUET_UNTYPED;
+        }
+    }
+    filters[count] = filters[1]; /* standard_100_keys's bytes as kind 7, hash 2 */
+    filters[count].name = "kind_7_bloom_header";
+    poke(&filters[count], 6, 0x0207, 2);
+    count++;
+
     if (count > MAX_FILTERS) {
         fuzz_fail("%zu filters, room for %d", count, MAX_FILTERS);
     }
@@ -916,6 +1053,67 @@ static void write_sql_corpus(const char *dir, const filter *filters, size_t coun
         put_row(&s, 8, 100, 0.01, "cuckoo");
         put_u8(&s, 1 << 5);
         write_file(dir, "fuzz_sql", cuckoo_in_place[i].name, s.bytes, s.size);
+    }
+
+    /* Parquet filters: the INTEGER 7 added in place to an INT64 filter; a TEXT refused by it (the
+    ** cell unchanged) and a union with an INT32 filter refused; a build whose first key, the
+    ** INTEGER 7, makes it INT64, which takes the REAL 7.0 and refuses 'seven' and 1.5; a build
+    ** of REALs (DOUBLE) with both zeros and the INTEGER 0, probed with -0.0. */
+    static const struct {
+        const char *name, *cell, *other;
+        int text_key;
+    } parquet_in_place[] = {
+        {"in_place_parquet", "parquet_100_keys", "parquet_empty", 0},
+        {"in_place_parquet_refused", "parquet_100_keys", "parquet_int32", 1},
+    };
+    for (size_t i = 0; i < sizeof parquet_in_place / sizeof parquet_in_place[0]; i++) {
+        const filter *cell = find_filter(filters, count, parquet_in_place[i].cell);
+        const filter *other = find_filter(filters, count, parquet_in_place[i].other);
+        s.size = 0;
+        put_u8(&s, 0);
+        put_string(&s, FUZZ_BLOB, cell->bytes, cell->size);
+        if (parquet_in_place[i].text_key) {
+            put_text(&s, "seven");
+        } else {
+            put_integer(&s, FUZZ_INTEGER, 7);
+        }
+        put_string(&s, FUZZ_BLOB, other->bytes, other->size);
+        put_u8(&s, 2);
+        put_row(&s, 7, 100, 0.01, "parquet");
+        put_row(&s, 8, 100, 0.01, "parquet");
+        put_u8(&s, 1 << 5);
+        write_file(dir, "fuzz_sql", parquet_in_place[i].name, s.bytes, s.size);
+    }
+    const filter *doubles = find_filter(filters, count, "parquet_double");
+    for (int reals = 0; reals < 2; reals++) {
+        s.size = 0;
+        put_u8(&s, 0);
+        put_string(&s, FUZZ_BLOB, doubles->bytes, doubles->size);
+        put_special_real(&s, 0); /* -0.0 */
+        put_null(&s);
+        put_u8(&s, 4);
+        for (int row = 0; row < 4; row++) {
+            if (reals) {
+                if (row == 2) {
+                    put_integer(&s, FUZZ_INTEGER, 0);
+                } else if (row == 3) {
+                    put_real(&s, 1.5);
+                } else {
+                    put_real(&s, row == 0 ? 0.0 : 1e300);
+                }
+            } else if (row < 2) {
+                put_integer(&s, row == 0 ? FUZZ_INTEGER : FUZZ_INTEGRAL_REAL, 7);
+            } else if (row == 2) {
+                put_text(&s, "seven");
+            } else {
+                put_real(&s, 1.5);
+            }
+            put_integer(&s, FUZZ_INTEGER, 20);
+            put_real(&s, 0.01);
+            put_text(&s, "parquet");
+        }
+        write_file(dir, "fuzz_sql", reals ? "parquet_build_reals" : "parquet_build_types", s.bytes,
+                   s.size);
     }
 
     /* The in-place functions on scalable filters and sketches: key 7 (not yet added) grows
@@ -1518,6 +1716,8 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
         "bad_magic",
         "length_plus_1",
         "scalable_stage_bad_magic",
+        "parquet_100_keys",
+        "parquet_float",
     };
     for (size_t i = 0; i < sizeof loaded / sizeof loaded[0]; i++) {
         const filter *f = find_filter(filters, count, loaded[i]);

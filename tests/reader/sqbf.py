@@ -10,6 +10,10 @@ section 5's kind-4 table alone, before its author read the extension's cuckoo co
 words left open is marked "not in format.md" there too. Kinds 5 (the scalable Bloom filter)
 and 6 (the count-min sketch) follow sections 4.5 and 4.6 and section 5's tables for them, from
 their words; where the words were not enough, the sections were changed (tests/reader/README.md).
+Kind 7 (the Parquet split-block Bloom filter) and its key hash 2 follow section 4.7, section 1's
+tables and section 5's checks for it; its author had read the extension's Parquet code for the
+encoding of its fuzz oracle's keys, but wrote this part from the words, and marks what they leave
+open "not in format.md" as above.
 """
 import math
 import struct
@@ -23,9 +27,10 @@ READER_VERSION = 2                    # section 2: the newest format version thi
 # Section 1, kinds table, with the names bloom_build and bloom_info spell them ('counting' for
 # kind 3 is not in format.md: section 1 names only 'standard' and 'blocked').
 KINDS = {1: "standard", 2: "blocked", 3: "counting", 4: "cuckoo",   # 4.4: layout "cuckoo"
-         5: "scalable", 6: "countmin"}                            # 4.5 and 4.6
-FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2}   # section 1: the version defining each kind
-HASHES = {1: "xxh3-128"}              # section 1, key hashes table
+         5: "scalable", 6: "countmin", 7: "parquet"}              # 4.5 to 4.7
+FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2}   # section 1: the version of each kind
+HASHES = {1: "xxh3-128", 2: "xxh64-parquet"}   # section 1, key hashes table
+KIND_HASH = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 2}   # section 1: the key hash of each kind
 SEGMENT = {1: 64, 2: 512, 3: 64}      # sections 4.1-4.3: m is a positive multiple of these
 RESERVED = {                          # sections 4.1-4.3: the reserved header bytes
     1: list(range(12, 16)) + list(range(48, 64)),
@@ -34,6 +39,7 @@ RESERVED = {                          # sections 4.1-4.3: the reserved header by
     4: list(range(10, 16)) + list(range(48, 64)),   # 4.4: f at 8, slots per bucket at 9
     5: list(range(11, 16)) + list(range(48, 64)),   # 4.5: stage layout, g and s at 8, 9, 10
     6: list(range(21, 24)) + list(range(48, 64)),   # 4.6: d at 16-19, update at 20
+    7: list(range(41, 64)),                         # 4.7: the physical type at 40
 }
 COUNTER_BITS = 4                      # section 4.3: the counter width, the only one defined
 COUNTER_MAX = 15                      # section 4.3: a counter at 15 is saturated
@@ -43,6 +49,12 @@ MAX_KICKS = 500                       # section 4.4, add: evictions before the f
 STAGES_MAX = 64                       # section 4.5: 1 to 64 stages
 DEPTH_MAX = 64                        # section 4.6: 1 to 64 rows
 TOTAL_MAX = 2**63 - 1                 # section 4.6: the total of a sketch
+BLOCKS_MAX = 67108863                 # section 4.7: z, 1 to 67,108,863
+SIZED_BLOCKS_MAX = 2**22              # section 4.7, sizing: at most 2^22 blocks
+PARQUET_TYPES = {1: "INT32", 2: "INT64", 3: "INT96", 4: "FLOAT", 5: "DOUBLE", 6: "BYTE_ARRAY",
+                 7: "FIXED_LEN_BYTE_ARRAY"}   # 4.7: Parquet's Type enum; 0: none yet
+SALTS = (0x47B6137B, 0x44974D91, 0x8824AD5B, 0xA2B7289D,   # 4.7: word j's bit
+         0x705495C7, 0x2DF1424B, 0x9EFC4947, 0x5C6BFB31)
 
 
 class FilterError(ValueError):
@@ -52,6 +64,11 @@ class FilterError(ValueError):
 class KeyAbsent(ValueError):
     """Sections 4.3 and 4.4, remove: the key is certainly not in the filter (nothing
     changes)."""
+
+
+class KeyRefused(ValueError):
+    """Section 4.7: a value that is not a key of the filter's physical type is refused by an
+    add (nothing changes)."""
 
 
 class FilterFull(ValueError):
@@ -124,12 +141,17 @@ def _parse(blob, length, stages):
                           % (kind, FORMAT_VERSION[kind], FORMAT_VERSION[kind], mrv))
     if khash not in HASHES:
         raise FilterError("corrupt filter: unknown hash %d" % khash)
+    if khash != KIND_HASH[kind]:              # section 5: the key hash of the kind (section 1)
+        raise FilterError("corrupt filter: kind %d hashes its keys by hash %d, not %d"
+                          % (kind, KIND_HASH[kind], khash))
     if kind == 4:
         return _parse_cuckoo(blob, length, fv, mrv, khash)
     if kind == 5:
         return _parse_scalable(blob, length, fv, mrv, khash, stages)
     if kind == 6:
         return _parse_sketch(blob, length, fv, mrv, khash)
+    if kind == 7:
+        return _parse_parquet(blob, length, fv, mrv, khash)
     # Sections 4.1-4.3: the header, the same fields at the same offsets in every kind (kind 3
     # puts its counter width in byte 12, reserved in kinds 1 and 2).
     k, = struct.unpack_from("<I", blob, 8)
@@ -304,6 +326,8 @@ def might_contain(f, value):
         f = parse(f)
     if value is None:
         return None  # NULL is never a key (section 3); through SQL it answers NULL
+    if f.kind == 7:                           # 4.7: hashed as a value of the filter's type
+        return parquet_probe(f, value)
     return probe_hash(f, *key_hash(value))
 
 
@@ -484,6 +508,8 @@ def info(f):
         return _scalable_info(f)
     if f.kind == 6:
         return _sketch_info(f)
+    if f.kind == 7:
+        return _parquet_info(f)
     if f.kind == 4:
         return _cuckoo_info(f)
     m, k, body = f.m, f.k, f.body
@@ -604,6 +630,8 @@ def add(f, value):
         return _scalable_add(f, value)
     if f.kind == 6:
         return sketch_add(f, value, 1)        # 4.6: bloom_add adds 1
+    if f.kind == 7:
+        return parquet_add(f, value)
     if f.kind == 4:
         return _cuckoo_add(f, value)
     values = cells(f)
@@ -617,8 +645,8 @@ def remove(f, value):
     (kept at 0)."""
     if isinstance(f, (bytes, bytearray, memoryview)):
         f = parse(f)
-    if f.kind in (5, 6):
-        raise ValueError("a scalable filter or a count-min sketch does not remove keys")
+    if f.kind in (5, 6, 7):
+        raise ValueError("a scalable, count-min or Parquet filter does not remove keys")
     if f.kind == 4:
         return _cuckoo_remove(f, value)
     if f.kind != 3:
@@ -644,6 +672,8 @@ def union(a, b):
         return _scalable_union(a, b)
     if a.kind == 6:
         return _sketch_union(a, b)
+    if a.kind == 7:
+        return _parquet_union(a, b)
     if a.kind == 4 and b.kind == 4:
         return _cuckoo_union(a, b)
     if (a.kind, a.key_hash, a.m, a.k) != (b.kind, b.key_hash, b.m, b.k):
@@ -1016,3 +1046,246 @@ def _sketch_info(f):
         "error_bound": f.epsilon * float(f.total),
         "counters_nonzero": sum(1 for v in f.counters() if v),
     }
+
+
+# ---- Section 4.7: the Parquet split-block Bloom filter (kind 7) ---------------------------
+
+@dataclass
+class Parquet:
+    blob: bytes
+    format_version: int
+    min_reader_version: int
+    kind: int                 # 7
+    key_hash: int             # 2
+    n: int                    # 0: not known
+    p: float                  # 0: not known
+    keys_added: int
+    blocks: int               # z
+    type_length: int          # a FIXED_LEN_BYTE_ARRAY's length; 0: any, or another type
+    physical_type: int        # Parquet's Type enum; 0: none yet
+
+    @property
+    def body(self):
+        return self.blob[HEADER:]
+
+
+def _parse_parquet(blob, length, fv, mrv, khash):
+    """Section 5, kind 7."""
+    n, p, keys = struct.unpack_from("<QdQ", blob, 8)
+    z, type_length = struct.unpack_from("<II", blob, 32)
+    ptype = blob[40]
+    if not 1 <= z <= BLOCKS_MAX:
+        raise FilterError("corrupt filter: %d blocks, not 1 to %d" % (z, BLOCKS_MAX))
+    if length != HEADER + 32 * z:
+        raise FilterError("corrupt filter: %d blocks need %d bytes, the BLOB has %d"
+                          % (z, HEADER + 32 * z, length))
+    if ptype > 7:
+        raise FilterError("corrupt filter: physical type %d, not one of 1 to 7 (INT32 to "
+                          "FIXED_LEN_BYTE_ARRAY) or 0" % ptype)
+    if ptype != 7 and type_length:
+        raise FilterError("corrupt filter: %s values of %d bytes: only FIXED_LEN_BYTE_ARRAY has "
+                          "a length" % (PARQUET_TYPES.get(ptype, "untyped"), type_length))
+    # "n and p both 0, or n >= 1 and 0 < p < 1", with the messages of the other kinds' n and p
+    # in that order. (Whether a p of -0.0 is "0" is not in format.md: it equals 0, and is read
+    # so here.)
+    if not (n == 0 and p == 0):
+        if n < 1:
+            raise FilterError("corrupt filter: capacity n = %d" % n)
+        if not 0 < p < 1:
+            raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
+    if fv <= READER_VERSION:
+        for i in RESERVED[7]:
+            if blob[i]:
+                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
+                                  % (i, blob[i]))
+    return Parquet(blob, fv, mrv, 7, khash, n, p, keys, z, type_length, ptype)
+
+
+def _is_nan(value):
+    return isinstance(value, float) and math.isnan(value)
+
+
+def parquet_plain(ptype, type_length, value):
+    """Section 4.7's table of keys: (the physical type, its plain encodings) of a SQL value (int,
+    float, str or bytes) as a key of a filter of physical type `ptype` (0: none yet, which takes
+    the value's: an INTEGER INT64, a REAL DOUBLE, a TEXT or BLOB BYTE_ARRAY). The encodings are
+    both zeros' for a floating-point zero (+0 first), none when no value of the type equals it."""
+    if ptype == 0:
+        ptype = 2 if isinstance(value, int) else 5 if isinstance(value, float) else 6
+    if isinstance(value, bool) or value is None or _is_nan(value):
+        return ptype, []                      # NaN is no SQL value (SQLite stores NULL)
+    if ptype in (1, 2):                       # INT32, INT64: an integer, in range
+        if isinstance(value, float):
+            if not (math.isfinite(value) and value.is_integer()):
+                return ptype, []
+            value = int(value)
+        if not isinstance(value, int):
+            return ptype, []
+        lo, hi, size = (-2**31, 2**32, 4) if ptype == 1 else (-2**63, 2**64, 8)
+        if not lo <= value < hi:
+            return ptype, []
+        return ptype, [(value % 2**(8 * size)).to_bytes(size, "little")]   # its low bits
+    if ptype in (4, 5):                       # FLOAT, DOUBLE: a number it holds exactly
+        if not isinstance(value, (int, float)):
+            return ptype, []
+        fmt = "<f" if ptype == 4 else "<d"
+        try:
+            x = struct.unpack(fmt, struct.pack(fmt, float(value)))[0]
+        except OverflowError:                 # beyond the largest binary32
+            return ptype, []
+        if x != value:                        # Python compares int and float exactly
+            return ptype, []
+        if x == 0:                            # 4.7: a zero is both zeros' encodings
+            return ptype, [struct.pack(fmt, 0.0), struct.pack(fmt, -0.0)]
+        return ptype, [struct.pack(fmt, x)]
+    if isinstance(value, str):                # INT96, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+        data = value.encode("utf-8")
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+    else:
+        return ptype, []
+    need = 12 if ptype == 3 else type_length if ptype == 7 else 0
+    if need and len(data) != need:
+        return ptype, []
+    return ptype, [data]
+
+
+def parquet_hash(data):
+    """Key hash 2: XXH64, seed 0, of a plain encoding."""
+    return xxhash.xxh64_intdigest(data, seed=0)
+
+
+def parquet_block(h, z):
+    """b = floor((h >> 32) z / 2^32)."""
+    return ((h >> 32) * z) >> 32
+
+
+def parquet_bits(h):
+    """The bit of h in each word j = 0 .. 7 of its block: (low32(h) * salt_j mod 2^32) >> 27."""
+    x = h & 0xFFFFFFFF
+    return [((x * salt) & 0xFFFFFFFF) >> 27 for salt in SALTS]
+
+
+def _parquet_found(body, z, h):
+    words = struct.unpack_from("<8I", body, 32 * parquet_block(h, z))
+    return all(w >> bit & 1 for w, bit in zip(words, parquet_bits(h)))
+
+
+def parquet_probe(f, value):
+    """Section 4.7, probe: 0 for a filter with no type or a value that is not one of its type;
+    else 1 when the eight bits of its hash (of either zero's) are set. None for NULL."""
+    if not isinstance(f, Parquet):
+        f = parse(f)
+    if value is None or _is_nan(value):
+        return None
+    if f.physical_type == 0:
+        return 0
+    _, encodings = parquet_plain(f.physical_type, f.type_length, value)
+    return int(any(_parquet_found(f.body, f.blocks, parquet_hash(e)) for e in encodings))
+
+
+def write_parquet(n, p, keys, z, type_length, ptype, body):
+    """A kind-7 filter as a writer writes it: format version 2 as both versions, key hash 2,
+    reserved bytes 0."""
+    blob = (MAGIC + bytes([2, 2, 7, 2]) + struct.pack("<QdQIIB", n, p, keys, z, type_length, ptype)
+            + bytes(23) + bytes(body))
+    parse(blob)
+    return blob
+
+
+def parquet_add(f, value):
+    """Section 4.7, add: KeyRefused for a value that is not a key of the filter's type; else its
+    eight bits set (both zeros' for a zero), its type written to a filter that had none, and
+    keys added + 1 (kept at 2^64 - 1, as the other kinds keep it: not in format.md for kind 7)."""
+    if not isinstance(f, Parquet):
+        f = parse(f)
+    ptype, encodings = parquet_plain(f.physical_type, f.type_length, value)
+    if not encodings:
+        raise KeyRefused(value)
+    body = bytearray(f.body)
+    for e in encodings:
+        h = parquet_hash(e)
+        at = 32 * parquet_block(h, f.blocks)
+        for j, bit in enumerate(parquet_bits(h)):
+            body[at + 4 * j + bit // 8] |= 1 << (bit % 8)
+    return write_parquet(f.n, f.p, min(f.keys_added + 1, M64), f.blocks, f.type_length, ptype,
+                         body)
+
+
+def _parquet_union(a, b):
+    """Section 4.7, union: the same z, and types equal (with equal type lengths) or one of them
+    0. The n and p of the first, and keys added kept at 2^64 - 1, as for the other kinds (not in
+    format.md for kind 7)."""
+    if a.blocks != b.blocks or (a.physical_type and b.physical_type and
+                                (a.physical_type, a.type_length) != (b.physical_type,
+                                                                     b.type_length)):
+        raise ValueError("incompatible filters")
+    typed = a if a.physical_type else b
+    return write_parquet(a.n, a.p, min(a.keys_added + b.keys_added, M64), a.blocks,
+                         typed.type_length, typed.physical_type,
+                         bytes(x | y for x, y in zip(a.body, b.body)))
+
+
+def parquet_rate(load):
+    """Section 4.7, sizing: the model rate at `load` keys a block, the sum over j of
+    e^-load load^j / j! (1 - (31/32)^j)^8 (every j whose term is not negligible)."""
+    if load <= 0:
+        return 0.0
+    spread = 20 * math.sqrt(load) + 60
+    return sum(math.exp(j * math.log(load) - load - math.lgamma(j + 1)) * (1 - (31 / 32) ** j) ** 8
+               for j in range(max(0, int(load - spread)), int(load + spread) + 1))
+
+
+def parquet_size(n, p):
+    """Section 4.7, sizing (informative): the fewest blocks whose model rate at n / z keys a
+    block is at most p, rounded up to a power of two: the least power of two whose rate is (the
+    rate falls as z grows). None past 2^22 blocks."""
+    z = 1
+    while parquet_rate(n / z) > p:
+        z *= 2
+        if z > SIZED_BLOCKS_MAX:
+            return None
+    return z
+
+
+def empty_parquet(n, p, z=None, ptype=0, type_length=0):
+    """An empty filter sized for n keys at p (or of z blocks; n and p 0: not known), of no
+    physical type (or `ptype`)."""
+    z = z or parquet_size(n, p)
+    if z is None:
+        raise FilterFull("a 'parquet' filter for n = %d at p = %r" % (n, p))
+    return write_parquet(n, p, 0, z, type_length, ptype, bytes(32 * z))
+
+
+def build_parquet(n, p, keys, z=None, ptype=0, type_length=0):
+    """bloom_build(key, n, p, 'parquet') over `keys` in order (None and NaN, SQL NULL, skipped):
+    the filter takes its first key's type; KeyRefused by a key of no value of it."""
+    f = parse(empty_parquet(n, p, z, ptype, type_length))
+    for key in keys:
+        if key is not None and not _is_nan(key):
+            f = parse(parquet_add(f, key))
+    return f.blob
+
+
+def _parquet_info(f):
+    """Section 4.7, derived figures."""
+    z = f.blocks
+    counts = [[bin(w).count("1") for w in struct.unpack_from("<8I", f.body, 32 * b)]
+              for b in range(z)]
+    bits_set = sum(sum(c) for c in counts)
+    chance = 0.0
+    for block in counts:                      # the product of the eight words' shares
+        product = 1.0
+        for c in block:
+            product *= c / 32
+        chance += product
+    out = {"format_version": f.format_version, "min_reader_version": f.min_reader_version,
+           "layout": KINDS[7], "hash": HASHES[f.key_hash],
+           "physical_type": PARQUET_TYPES.get(f.physical_type)}
+    if f.physical_type == 7:
+        out["type_length"] = f.type_length
+    out.update({"k": 8, "blocks": z, "bitset_bytes": 32 * z, "bytes": len(f.blob),
+                "n": f.n or None, "p": f.p if f.n else None, "keys_added": f.keys_added,
+                "bits_set": bits_set, "fill_ratio": bits_set / (256 * z),
+                "estimated_fp_rate": chance / z})
+    return out

@@ -232,7 +232,8 @@ static const char restore_sql[] =
     "INSERT INTO disk.live(filter) SELECT f FROM filters WHERE name = 'blocked';"
     "INSERT INTO disk.live(name, filter) SELECT 'counting', f FROM filters WHERE name = 'counting';"
     "INSERT INTO disk.live(name, filter) SELECT 'scalable', f FROM disk.originals WHERE id = 1;"
-    "INSERT INTO disk.live(name, filter) SELECT 'sketch', f FROM disk.originals WHERE id = 4";
+    "INSERT INTO disk.live(name, filter) SELECT 'sketch', f FROM disk.originals WHERE id = 4;"
+    "INSERT INTO disk.live(name, filter) SELECT 'parquet', f FROM disk.originals WHERE id = 6";
 
 /* Restores the cells of the writers in place (restore_sql), then reads those of op into cells. */
 static void restore_cells(sqlite3 *db, const operation *op, text *cells) {
@@ -415,6 +416,62 @@ static const operation operations[] = {
      "SELECT bloom_add_in_place('disk.cells', 'f', 4, 'key 5')", "1:0\n",
      "SELECT hex(f) FROM disk.cells WHERE id = 4", 1},
 
+    /* The Parquet kind (rule 27 (Parquet filters)): a type from the first key of each group, the
+    ** set of keys sized at the end hashed by that type, the refusal of a key of another type (its
+    ** message built), union with and without a type, bloom_info, the bytes of Parquet files
+    ** (rule 28 (Parquet bytes)); in place and in a live table, a first key and a refused one. */
+    {"build, parquet, a type per group", 0,
+     "SELECT g, bloom_build(k, 1000, 0.01, 'parquet') FROM keys GROUP BY g ORDER BY g",
+     "1:0|x'5351424602020702", NULL, 0},
+    {"build, parquet, n NULL", 0,
+     "SELECT bloom_build(typeof(k) || ':' || k, NULL, 0.01, 'parquet'), bloom_build(k, NULL, "
+     "0.001, 'parquet') FROM keys WHERE g = 3",
+     "x'5351424602020702", NULL, 0},
+    {"error: build, parquet, a key of another type", 0,
+     "SELECT bloom_build(k, NULL, 0.01, 'parquet') FROM keys",
+     "error 1: bloom_build: the key 3.5 is not a value of the filter's type, BYTE_ARRAY; nothing "
+     "was added",
+     NULL, 0},
+    {"bloom_add and probe, parquet", 0,
+     "SELECT bloom_add(f, 42), bloom_add(bloom_empty(10, 0.01, 'parquet'), 4.5), "
+     "(SELECT sum(bloom_might_contain(f, k)) FROM keys) FROM parquets WHERE name = 'int64'",
+     "x'5351424602020702", NULL, 0},
+    {"error: bloom_add, parquet, a key of another type", 0,
+     "SELECT bloom_add(f, 'a text key') FROM parquets WHERE name = 'int64'",
+     "error 1: bloom_add: the key 'a text key' is not a value of the filter's type, INT64; nothing "
+     "was added",
+     NULL, 0},
+    {"bloom_union, parquet, scalar and aggregate", 0,
+     "SELECT bloom_union(bloom_empty(1000, 0.01, 'parquet'), f), (SELECT bloom_union(f) FROM "
+     "parquet_parts) FROM parquets WHERE name = 'bytes'",
+     "x'5351424602020702", NULL, 0},
+    {"error: bloom_union, parquet, two types", 0,
+     "SELECT bloom_union(a.f, b.f) FROM parquets AS a, parquets AS b WHERE a.name = 'int64' AND "
+     "b.name = 'bytes'",
+     "error 1: bloom_union: incompatible filters: values of INT64", NULL, 0},
+    {"bloom_info, parquet", 0, "SELECT name, bloom_info(f) FROM parquets ORDER BY name",
+     "3:bytes|3:{\"format_version\":2,", NULL, 0},
+    {"bloom_to_parquet and bloom_from_parquet", 0,
+     "SELECT bloom_from_parquet(bloom_to_parquet(f), 'FIXED_LEN_BYTE_ARRAY(16)') FROM parquets "
+     "WHERE name = 'int64'",
+     "x'5351424602020702", NULL, 0},
+    {"error: bloom_from_parquet, bytes that end inside the header", 0,
+     "SELECT bloom_from_parquet(x'15401C1C0000', 'INT32')",
+     "error 1: bloom_from_parquet: not a Parquet Bloom filter: its 6 bytes end inside the header",
+     NULL, 0},
+    {"in place: parquet, the first key gives the type", 0,
+     "SELECT bloom_add_in_place('disk.cells', 'f', 5, 42)", "1:1\n",
+     "SELECT hex(f) FROM disk.cells WHERE id = 5", 1},
+    {"in place: parquet, refused, a key of another type", 0,
+     "SELECT bloom_add_in_place('disk.cells', 'f', 6, 'a text key')",
+     "error 1: bloom_add_in_place: the key 'a text key' is not a value of the filter's type, "
+     "INT64; nothing was added",
+     "SELECT hex(f) FROM disk.cells WHERE id = 6", 0},
+    {"in place: parquet probe", 0,
+     "SELECT sum(bloom_might_contain_in_place('disk.cells', 'f', 6, k)) FROM keys WHERE rowid "
+     "<= 40",
+     "1:10\n", "SELECT hex(f) FROM disk.cells WHERE id = 6", 0},
+
     /* A live table (rule 26 (live table)): its filters restored before each run, which empties
     ** its caches, and again before the memory is counted. */
     {"bloom_parquet_filters", 0,
@@ -447,6 +504,13 @@ static const operation operations[] = {
      "", "SELECT name, hex(filter) FROM disk.live", 1},
     {"live: probe every filter", 0, "SELECT name, count FROM disk.live WHERE key = 'key 1'", "",
      "SELECT hex(filter) FROM disk.live", 0},
+    {"live: add a key, parquet", 0, "INSERT INTO disk.live(name, key) VALUES ('parquet', 42)", "",
+     "SELECT hex(filter) FROM disk.live WHERE name = 'parquet'", 1},
+    {"live: refused, a key of another type", 0,
+     "INSERT INTO disk.live(name, key) VALUES ('parquet', 43), ('parquet', 'a text key')",
+     "error 1: live: the key 'a text key' is not a value of the filter's type, INT64; nothing was "
+     "added",
+     "SELECT hex(filter) FROM disk.live WHERE name = 'parquet'", 0},
     {"live: snapshot", 0, "SELECT length(filter) FROM disk.live WHERE name = 'scalable'", "",
      "SELECT hex(filter) FROM disk.live", 0},
     {"live: refused, a key from a kind that cannot remove", 0,
@@ -519,8 +583,18 @@ static const char fixture_sql[] =
     "CREATE TABLE sketch_parts(f BLOB);"
     "INSERT INTO sketch_parts SELECT cms_build(k, 0.02, 0.05) FROM keys GROUP BY g;"
     "INSERT INTO sketch_parts VALUES (NULL);"
+    "CREATE TABLE parquets(name TEXT PRIMARY KEY, f BLOB);"
+    "INSERT INTO parquets SELECT 'int64', bloom_build(k, 1000, 0.01, 'parquet') FROM keys WHERE "
+    "  g = 0;"
+    "INSERT INTO parquets SELECT 'bytes', bloom_build(k, 1000, 0.01, 'parquet') FROM keys WHERE "
+    "  g IN (1, 2);"
+    "CREATE TABLE parquet_parts(f BLOB);"
+    "INSERT INTO parquet_parts SELECT bloom_build(k, 1000, 0.01, 'parquet') FROM keys WHERE "
+    "  g IN (1, 2) GROUP BY g;"
+    "INSERT INTO parquet_parts VALUES (NULL), (bloom_empty(1000, 0.01, 'parquet'));"
     /* The cells of the writers in place, in a file: 1 a scalable filter that a new key grows, 2
-    ** one with room, 3 one of 3 stages, 4 a sketch. */
+    ** one with room, 3 one of 3 stages, 4 a sketch, 5 a Parquet filter with no type yet, 6 one
+    ** of INT64 values. */
     "ATTACH '' AS disk;"
     "CREATE TABLE disk.originals(id INTEGER PRIMARY KEY, f BLOB);"
     "INSERT INTO disk.originals SELECT 1, f FROM grown WHERE name = 'scalable full';"
@@ -528,6 +602,8 @@ static const char fixture_sql[] =
     "  WHERE rowid <= 10;"
     "INSERT INTO disk.originals SELECT 3, f FROM grown WHERE name = 'scalable 3 stages';"
     "INSERT INTO disk.originals SELECT 4, f FROM sketches WHERE name = 'plain';"
+    "INSERT INTO disk.originals SELECT 5, bloom_empty(1000, 0.01, 'parquet');"
+    "INSERT INTO disk.originals SELECT 6, f FROM parquets WHERE name = 'int64';"
     "CREATE TABLE disk.cells(id INTEGER PRIMARY KEY, f BLOB);"
     "INSERT INTO disk.cells SELECT * FROM disk.originals;"
     /* Tables the guards of rule 19 (in place) look into. */

@@ -45,9 +45,11 @@ static const char keys_sql[] =
     "  SELECT CASE i % 4 WHEN 0 THEN i * 2654435761 WHEN 1 THEN i + 0.25"
     "  WHEN 2 THEN 'key ' || i ELSE CAST('blob ' || i AS BLOB) END FROM s;";
 
-/* A filter built each round: its SQL, and the aggregate it is built by. */
+/* A filter built each round: its SQL, the key expression it and its probes take the keys by
+** (test_kind_key), and the aggregate it is built by. */
 typedef struct build {
     char sql[BUILD_SQL_MAX];
+    char key[BUILD_SQL_MAX];
     test_builder builder;
 } build;
 
@@ -133,13 +135,14 @@ static int query_blob(worker *w, sqlite3 *db, const char *sql, const blob *param
     return ok;
 }
 
-/* Probes filter with every key, one row at a time; returns how many answered 0, or -1 after
-** fail(). */
-static int count_absent_keys(worker *w, sqlite3 *db, const blob *filter) {
+/* Probes filter with every key (as the key expression key takes them), one row at a time;
+** returns how many answered 0, or -1 after fail(). */
+static int count_absent_keys(worker *w, sqlite3 *db, const blob *filter, const char *key) {
     sqlite3_stmt *stmt = NULL;
     int absent = 0, rc;
-    if (sqlite3_prepare_v2(db, "SELECT bloom_might_contain(?1, k) FROM keys", -1, &stmt, NULL) !=
-            SQLITE_OK ||
+    char sql[2 * BUILD_SQL_MAX];
+    snprintf(sql, sizeof sql, "SELECT bloom_might_contain(?1, %s) FROM keys", key);
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK ||
         sqlite3_bind_blob(stmt, 1, filter->bytes, filter->length, SQLITE_STATIC) != SQLITE_OK) {
         sqlite3_finalize(stmt);
         fail(w, db, "prepare the probe");
@@ -196,14 +199,14 @@ static int build_and_probe(worker *w, sqlite3 *db) {
                 return 0;
             }
             w->wrong_filters += !same_blob(filter, &common->reference[i]);
-            int absent = count_absent_keys(w, db, filter);
+            int absent = count_absent_keys(w, db, filter, common->builds[i].key);
             if (absent < 0 || !check_info_and_union(w, db, filter, common->builds[i].builder)) {
                 return 0;
             }
             w->wrong_probes += absent;
         }
         /* One buffer read by every thread at once. */
-        int absent = count_absent_keys(w, db, &common->reference[0]);
+        int absent = count_absent_keys(w, db, &common->reference[0], common->builds[0].key);
         if (absent < 0) {
             return 0;
         }
@@ -280,13 +283,17 @@ static void run_part(shared *common, const char *name, void *(*body)(void *)) {
 }
 
 /* Adds to common's builds the filter that the SQL of format (printf's) builds with builder. */
-static void add_build(shared *common, test_builder builder, const char *format, ...)
+static void add_build(shared *common, const filter_kind *kind, test_builder builder,
+                      const char *format, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static void add_build(shared *common, test_builder builder, const char *format, ...) {
+/* Adds the build of format, whose first %s is the key expression of kind. */
+static void add_build(shared *common, const filter_kind *kind, test_builder builder,
+                      const char *format, ...) {
     build *b = &common->builds[common->build_count++];
+    test_kind_key(kind, "k", b->key, sizeof b->key);
     va_list ap;
     va_start(ap, format);
     vsnprintf(b->sql, sizeof b->sql, format, ap);
@@ -300,19 +307,23 @@ static void list_builds(shared *common) {
     const filter_kind *kind;
     for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
         const test_kind *t = test_kind_of(kind);
+        char key[BUILD_SQL_MAX];
+        test_kind_key(kind, "k", key, sizeof key);
         switch (t->builder) {
         case BUILT_BY_BLOOM_BUILD:
-            add_build(common, t->builder, "SELECT bloom_build(k, %llu, 0.01, '%s') FROM keys",
+            add_build(common, kind, t->builder,
+                      "SELECT bloom_build(%s, %llu, 0.01, '%s') FROM keys", key,
                       (unsigned long long)test_capacity(kind, KEYS), kind->name);
             if (t->sized_at_end) {
-                add_build(common, t->builder, "SELECT bloom_build(k, NULL, 0.01, '%s') FROM keys",
-                          kind->name);
+                add_build(common, kind, t->builder,
+                          "SELECT bloom_build(%s, NULL, 0.01, '%s') FROM keys", key, kind->name);
             }
             break;
         case BUILT_BY_CMS_BUILD:
-            add_build(common, t->builder, "SELECT cms_build(k, 0.001, 0.01) FROM keys");
-            add_build(common, t->builder,
-                      "SELECT cms_build(k, 1 + rowid %% 3, 0.001, 0.01, 'conservative') FROM keys");
+            add_build(common, kind, t->builder, "SELECT cms_build(%s, 0.001, 0.01) FROM keys", key);
+            add_build(common, kind, t->builder,
+                      "SELECT cms_build(%s, 1 + rowid %% 3, 0.001, 0.01, 'conservative') FROM keys",
+                      key);
             break;
         }
     }

@@ -240,6 +240,9 @@ SELECT cms_build(k, 1, 0.01, 0.05, CASE WHEN i < 10 THEN 'plain' ELSE 'conservat
 -- error: cms_build: update must be the same for all rows of a group, got 'conservative' after 'plain'
 SELECT cms_build(k, 1, 0.01, 0.05, CASE WHEN i < 10 THEN 'plain' ELSE 'PLAIN' END) = plain FROM stream, sketches;
 -- => 1
+--! param @update SELECT 'Plain'
+SELECT cms_build(k, 1, 0.01, 0.05, @update) = plain FROM stream, sketches;
+-- => 1
 -- Counts add up to at most 2^63 - 1, the largest INTEGER: an add past it is refused, by every
 -- function that adds; up to it, accepted.
 CREATE TABLE big AS SELECT cms_add(cms_empty(0.01, 0.05), 'x', 9223372036854775806) AS s;

@@ -12,10 +12,19 @@
 -- It is left out of what tests bloom_build itself (sized at the end) and of the removes, which
 -- it cannot. Its own functions: tests/sql/countmin.sql; the scalable kind's growth:
 -- tests/sql/scalable.sql.
-CREATE TABLE kinds(name TEXT PRIMARY KEY);
-INSERT INTO kinds VALUES ('standard'), ('blocked'), ('counting'), ('cuckoo'), ('scalable'), ('countmin');
+--
+-- A Parquet filter ('parquet', kind 7; one_type 1) holds the values of one type, which its first
+-- key gives it, and refuses the others (rule 27 (Parquet filters)): the keys it gets here are
+-- the same keys as TEXT that keep their type apart, typeof(k) || ':' || k (as test_kind_key
+-- makes them in tests/test_kinds.h), so that keys of the four types stay as many distinct keys,
+-- and its absent keys the same of the absent ones; every statement takes a kind's keys from
+-- kind_keys and kind_absent. Its own rules (the type, 1 and 1.0 as one key, the refusals):
+-- tests/sql/parquet.sql.
+CREATE TABLE kinds(name TEXT PRIMARY KEY, one_type INTEGER NOT NULL DEFAULT 0);
+INSERT INTO kinds(name) VALUES ('standard'), ('blocked'), ('counting'), ('cuckoo'), ('scalable'), ('countmin');
+INSERT INTO kinds VALUES ('parquet', 1);
 SELECT bloom_build(1, 10, 0.01, 'no such kind');
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo' or 'scalable', got 'no such kind'
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet', got 'no such kind'
 
 -- 2,000 keys of every type, and as many absent ones.
 CREATE TABLE keys(i INTEGER, k);
@@ -26,21 +35,37 @@ SELECT i, CASE i % 4 WHEN 0 THEN i * 7919 WHEN 1 THEN i + 0.5 WHEN 2 THEN 'key '
 CREATE TABLE absent AS
 SELECT CASE i % 4 WHEN 0 THEN -1 - i * 7919 WHEN 1 THEN i + 0.25 WHEN 2 THEN CAST('key ' || i AS BLOB)
                   ELSE 'blob ' || i END AS k FROM keys;
+-- The keys each kind gets, and its absent ones: themselves, or for a kind of one type the TEXT
+-- that keeps their type apart.
+CREATE VIEW kind_keys AS
+SELECT name, i, CASE one_type WHEN 1 THEN typeof(k) || ':' || k ELSE k END AS k FROM kinds, keys;
+CREATE VIEW kind_absent AS
+SELECT name, CASE one_type WHEN 1 THEN typeof(k) || ':' || k ELSE k END AS k FROM kinds, absent;
+SELECT name, count(DISTINCT k), count(DISTINCT typeof(k)),
+       (SELECT count(*) FROM (SELECT k FROM kind_keys AS p WHERE p.name = kind_keys.name
+                              INTERSECT SELECT k FROM kind_absent AS a WHERE a.name = kind_keys.name))
+FROM kind_keys WHERE name IN ('standard', 'parquet') GROUP BY name ORDER BY name;
+-- => parquet|2000|1|0
+-- => standard|2000|4|0
 -- (Keyed by name: a GROUP BY name over built and keys then needs no sort of the filters.)
 CREATE TABLE built(name TEXT PRIMARY KEY, f BLOB);
 INSERT INTO built
-SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kinds, keys WHERE name <> 'countmin' GROUP BY name
-UNION ALL SELECT 'countmin', cms_build(k, 0.01, 0.05) FROM keys;
+SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys WHERE name <> 'countmin' GROUP BY name
+UNION ALL SELECT 'countmin', cms_build(k, 0.01, 0.05) FROM kind_keys WHERE name = 'countmin';
 
 -- Rule 7 (probe): every key added probes 1, an INTEGER also as the equal REAL (rule 5 (keys)).
-SELECT name, sum(bloom_might_contain(f, k)), count(*) FROM built, keys GROUP BY name ORDER BY name;
+SELECT name, sum(bloom_might_contain(f, k)), count(*) FROM built JOIN kind_keys USING (name)
+GROUP BY name ORDER BY name;
 -- => blocked|2000|2000
 -- => counting|2000|2000
 -- => countmin|2000|2000
 -- => cuckoo|2000|2000
+-- => parquet|2000|2000
 -- => scalable|2000|2000
 -- => standard|2000|2000
-SELECT name, sum(bloom_might_contain(f, CAST(k AS REAL))) FROM built, keys
+-- (Not 'parquet', whose keys here are all TEXT: tests/sql/parquet.sql finds 1 as 1.0 and 1.0 as
+-- 1 in its INT64 and DOUBLE filters.)
+SELECT name, sum(bloom_might_contain(f, CAST(k AS REAL))) FROM built JOIN kind_keys USING (name)
 WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 -- => blocked|500
 -- => counting|500
@@ -54,19 +79,29 @@ WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 -- stages together, its first one at p * (1 - 0.8) = 0.2 % (4 expected, 0 to 12); the sketch,
 -- not sized for a rate, has nearly every counter above 0 after 2,000 keys (0.5 of its 816
 -- expected at 0, each giving 0 to 1/272 of the probes: 1,996 expected; 1,960 to 2,000 allows
--- for 5). And none at all in an empty filter.
+-- for 5); a Parquet filter rounds its bitset up to a power of two, 128 blocks (4,096 bytes)
+-- here where the model of rule 27 (Parquet filters) needs 83, so that its rate is well under
+-- p: 0.117 % by the model at 128 blocks, 0.120 % by bloom_info's estimated_fp_rate of this
+-- one, from its blocks' fill (2.4 expected, a standard deviation of 1.55: 0 to 9; the
+-- statement after it checks that rate). And none at all in an empty filter.
 CREATE TABLE expected_fp(name TEXT PRIMARY KEY, low INTEGER, high INTEGER);
 INSERT INTO expected_fp VALUES ('standard', 3, 41), ('blocked', 3, 41), ('counting', 3, 41),
-                               ('cuckoo', 3, 41), ('scalable', 0, 12), ('countmin', 1960, 2000);
+                               ('cuckoo', 3, 41), ('scalable', 0, 12), ('countmin', 1960, 2000),
+                               ('parquet', 0, 9);
 SELECT name, sum(bloom_might_contain(f, k)) BETWEEN low AND high
-FROM built JOIN expected_fp USING (name), absent GROUP BY name ORDER BY name;
+FROM built JOIN expected_fp USING (name) JOIN kind_absent USING (name) GROUP BY name ORDER BY name;
 -- => blocked|1
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|1
+-- => parquet|1
 -- => scalable|1
 -- => standard|1
-SELECT name, (SELECT sum(bloom_might_contain(empty.f, k)) FROM keys)
+SELECT json_extract(bloom_info(f), '$.bitset_bytes'),
+       round(json_extract(bloom_info(f), '$.estimated_fp_rate'), 5)
+FROM built WHERE name = 'parquet';
+-- => 4096|0.0012
+SELECT name, (SELECT sum(bloom_might_contain(empty.f, k)) FROM kind_keys WHERE kind_keys.name = empty.name)
 FROM (SELECT name, bloom_build(NULL, 100, 0.01, name) AS f FROM kinds WHERE name <> 'countmin' GROUP BY name
       UNION ALL SELECT 'countmin', cms_empty(0.01, 0.05)) AS empty
 ORDER BY name;
@@ -74,6 +109,7 @@ ORDER BY name;
 -- => counting|0
 -- => countmin|0
 -- => cuckoo|0
+-- => parquet|0
 -- => scalable|0
 -- => standard|0
 
@@ -81,9 +117,10 @@ ORDER BY name;
 -- counts repeats needs n. (A scalable filter counts only the keys no stage held before, which
 -- depends on the order of the adds: sized at the end it has the same bits, and its count may
 -- differ; tests/sql/scalable.sql.)
-SELECT name, (SELECT bloom_build(k, NULL, 0.01, name) FROM keys) = f FROM built
-WHERE name NOT IN ('counting', 'cuckoo', 'scalable', 'countmin') ORDER BY name;
+SELECT name, (SELECT bloom_build(k, NULL, 0.01, name) FROM kind_keys WHERE kind_keys.name = built.name) = f
+FROM built WHERE name NOT IN ('counting', 'cuckoo', 'scalable', 'countmin') ORDER BY name;
 -- => blocked|1
+-- => parquet|1
 -- => standard|1
 SELECT bloom_build(k, NULL, 0.01, 'counting') FROM keys;
 -- error: bloom_build: a 'counting' filter counts every repeat of a key, so it cannot be sized at the end from the distinct keys: give n
@@ -92,25 +129,28 @@ SELECT bloom_build(k, NULL, 0.01, 'counting') FROM keys;
 -- as an aggregate and as a scalar of two parts; a cuckoo filter's union holds the same keys,
 -- placed in another order.
 CREATE TABLE parts AS
-SELECT name, i % 3 AS part, bloom_build(k, 2000, 0.01, name) AS f FROM kinds, keys
+SELECT name, i % 3 AS part, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys
 WHERE name <> 'countmin' GROUP BY name, part
-UNION ALL SELECT 'countmin', i % 3 AS part, cms_build(k, 0.01, 0.05) FROM keys GROUP BY part;
+UNION ALL SELECT 'countmin', i % 3 AS part, cms_build(k, 0.01, 0.05) FROM kind_keys
+WHERE name = 'countmin' GROUP BY part;
 CREATE TABLE unions AS SELECT name, bloom_union(f) AS f FROM parts GROUP BY name;
 SELECT u.name, u.f = b.f FROM unions AS u JOIN built AS b USING (name) ORDER BY u.name;
 -- => blocked|1
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|0
+-- => parquet|1
 -- => scalable|1
 -- => standard|1
 -- (A sketch counts the total of its counts, not keys added.)
-SELECT name, (SELECT sum(bloom_might_contain(f, k)) FROM keys),
+SELECT name, (SELECT sum(bloom_might_contain(f, k)) FROM kind_keys WHERE kind_keys.name = unions.name),
        json_extract(bloom_info(f), '$.keys_added'), json_extract(bloom_info(f), '$.total')
 FROM unions ORDER BY name;
 -- => blocked|2000|2000|NULL
 -- => counting|2000|2000|NULL
 -- => countmin|2000|NULL|2000
 -- => cuckoo|2000|2000|NULL
+-- => parquet|2000|2000|NULL
 -- => scalable|2000|2000|NULL
 -- => standard|2000|2000|NULL
 SELECT p0.name, bloom_union(p0.f, p1.f) = (SELECT bloom_union(f) FROM parts
@@ -121,26 +161,28 @@ WHERE p0.name = p1.name AND p0.part = 0 AND p1.part = 1 ORDER BY p0.name;
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|1
+-- => parquet|1
 -- => scalable|1
 -- => standard|1
 
 -- Rule 9 (add): the filter of 1,999 keys with the last one added is the filter of all 2,000.
 CREATE TABLE but_last AS
-SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kinds, keys
+SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys
 WHERE name <> 'countmin' AND i < 1999 GROUP BY name
-UNION ALL SELECT 'countmin', cms_build(k, 0.01, 0.05) FROM keys WHERE i < 1999;
-SELECT name, bloom_add(l.f, (SELECT k FROM keys WHERE i = 1999)) = b.f
+UNION ALL SELECT 'countmin', cms_build(k, 0.01, 0.05) FROM kind_keys WHERE name = 'countmin' AND i < 1999;
+SELECT name, bloom_add(l.f, (SELECT k FROM kind_keys WHERE kind_keys.name = b.name AND i = 1999)) = b.f
 FROM built AS b JOIN but_last AS l USING (name) ORDER BY name;
 -- => blocked|1
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|1
+-- => parquet|1
 -- => scalable|1
 -- => standard|1
 
 -- Rule 11 (info): the kind's name, the keys added (a sketch: the total of its counts), and
 -- within capacity (a scalable filter grows instead, and a sketch has no capacity: neither
--- has the field).
+-- has the field; nor has a Parquet filter, whose fields are format.md 4.7's).
 SELECT name, json_extract(bloom_info(f), '$.layout') = name, json_extract(bloom_info(f), '$.keys_added'),
        json_extract(bloom_info(f), '$.total'), json_extract(bloom_info(f), '$.over_capacity')
 FROM built ORDER BY name;
@@ -148,6 +190,7 @@ FROM built ORDER BY name;
 -- => counting|1|2000|NULL|0
 -- => countmin|1|NULL|2000|NULL
 -- => cuckoo|1|2000|NULL|0
+-- => parquet|1|2000|NULL|NULL
 -- => scalable|1|2000|NULL|NULL
 -- => standard|1|2000|NULL|0
 
@@ -170,12 +213,13 @@ INSERT INTO stored
 SELECT name, CASE name WHEN 'countmin' THEN cms_empty(0.01, 0.05) ELSE bloom_empty(2000, 0.01, name) END
 FROM kinds ORDER BY rowid;
 BEGIN;
-SELECT kinds.name, count(bloom_add_in_place('stored', 'f', kinds.rowid, k)) FROM kinds, keys
-GROUP BY kinds.name ORDER BY kinds.name;
+SELECT name, count(bloom_add_in_place('stored', 'f', kinds.rowid, k)) FROM kinds JOIN kind_keys USING (name)
+GROUP BY name ORDER BY name;
 -- => blocked|2000
 -- => counting|2000
 -- => countmin|2000
 -- => cuckoo|2000
+-- => parquet|2000
 -- => scalable|2000
 -- => standard|2000
 SELECT s.name, s.f = b.f FROM stored AS s JOIN built AS b USING (name) ORDER BY s.name;
@@ -183,14 +227,17 @@ SELECT s.name, s.f = b.f FROM stored AS s JOIN built AS b USING (name) ORDER BY 
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|1
+-- => parquet|1
 -- => scalable|1
 -- => standard|1
 SELECT s.name, sum(bloom_might_contain_in_place('stored', 'f', s.rowid, k) = bloom_might_contain(s.f, k))
-FROM stored AS s, (SELECT k FROM keys UNION ALL SELECT k FROM absent) GROUP BY s.name ORDER BY s.name;
+FROM stored AS s JOIN (SELECT name, k FROM kind_keys UNION ALL SELECT name, k FROM kind_absent) USING (name)
+GROUP BY s.name ORDER BY s.name;
 -- => blocked|4000
 -- => counting|4000
 -- => countmin|4000
 -- => cuckoo|4000
+-- => parquet|4000
 -- => scalable|4000
 -- => standard|4000
 
@@ -225,3 +272,5 @@ SELECT bloom_remove(f, 1) FROM built WHERE name = 'scalable';
 -- error: bloom_remove: a 'scalable' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
 SELECT bloom_remove_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'countmin';
 -- error: bloom_remove_in_place: a 'countmin' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
+SELECT bloom_remove_in_place('stored', 'f', rowid, 'text:key 2') FROM stored WHERE name = 'parquet';
+-- error: bloom_remove_in_place: a 'parquet' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys

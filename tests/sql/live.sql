@@ -51,13 +51,16 @@ SELECT name, length(filter), json_extract(bloom_info(filter), '$.keys_added') FR
 -- => 2026-12-02|718944|0
 -- => 2026-11-30|4864|500
 -- B. Every kind, its keys added one statement at a time in order: the snapshot is the BLOB of
--- bloom_build (cms_build) of the same keys, and no key added is missed.
+-- bloom_build (cms_build) of the same keys, and no key added is missed. A Parquet filter holds
+-- the values of one type (rule 27 (Parquet filters)): its keys are these as TEXT that keeps
+-- their type apart, typeof(k) || ':' || k.
 CREATE VIRTUAL TABLE t1 USING bloom(kind = 'standard', n = 2000, p = 0.01);
 CREATE VIRTUAL TABLE t2 USING bloom(kind = 'blocked', n = 2000, p = 0.01);
 CREATE VIRTUAL TABLE t3 USING bloom(kind = 'counting', n = 2000, p = 0.01);
 CREATE VIRTUAL TABLE t4 USING bloom(kind = 'cuckoo', n = 4000, p = 0.01);
 CREATE VIRTUAL TABLE t5 USING bloom(kind = 'scalable', n = 100, p = 0.01);
 CREATE VIRTUAL TABLE t6 USING bloom(kind = 'countmin', epsilon = 0.01, delta = 0.01);
+CREATE VIRTUAL TABLE t7 USING bloom(kind = 'parquet', n = 2000, p = 0.01);
 SELECT name FROM sqlite_master WHERE name LIKE 't6%' ORDER BY name;
 -- => t6
 -- => t6_chunks
@@ -71,29 +74,33 @@ INSERT INTO t3(key) SELECT k FROM keys ORDER BY i;
 INSERT INTO t4(key) SELECT k FROM keys ORDER BY i;
 INSERT INTO t5(key) SELECT k FROM keys ORDER BY i;
 INSERT INTO t6(key) SELECT k FROM keys ORDER BY i;
+INSERT INTO t7(key) SELECT typeof(k) || ':' || k FROM keys ORDER BY i;
 SELECT (SELECT filter FROM t1) = (SELECT bloom_build(k, 2000, 0.01, 'standard') FROM (SELECT k FROM keys ORDER BY i)),
        (SELECT filter FROM t2) = (SELECT bloom_build(k, 2000, 0.01, 'blocked') FROM (SELECT k FROM keys ORDER BY i)),
        (SELECT filter FROM t3) = (SELECT bloom_build(k, 2000, 0.01, 'counting') FROM (SELECT k FROM keys ORDER BY i)),
        (SELECT filter FROM t4) = (SELECT bloom_build(k, 4000, 0.01, 'cuckoo') FROM (SELECT k FROM keys ORDER BY i)),
        (SELECT filter FROM t5) = (SELECT bloom_build(k, 100, 0.01, 'scalable') FROM (SELECT k FROM keys ORDER BY i)),
-       (SELECT filter FROM t6) = (SELECT cms_build(k, 0.01, 0.01) FROM (SELECT k FROM keys ORDER BY i));
--- => 1|1|1|1|1|1
+       (SELECT filter FROM t6) = (SELECT cms_build(k, 0.01, 0.01) FROM (SELECT k FROM keys ORDER BY i)),
+       (SELECT filter FROM t7) = (SELECT bloom_build(typeof(k) || ':' || k, 2000, 0.01, 'parquet') FROM (SELECT k FROM keys ORDER BY i));
+-- => 1|1|1|1|1|1|1
 SELECT (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t1 WHERE key = keys.k)),
        (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t2 WHERE key = keys.k)),
        (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t3 WHERE key = keys.k)),
        (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t4 WHERE key = keys.k)),
        (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t5 WHERE key = keys.k)),
-       (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t6 WHERE key = keys.k));
--- => 0|0|0|0|0|0
+       (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t6 WHERE key = keys.k)),
+       (SELECT count(*) FROM keys WHERE NOT EXISTS (SELECT 1 FROM t7 WHERE key = typeof(keys.k) || ':' || keys.k));
+-- => 0|0|0|0|0|0|0
 SELECT json_extract(bloom_info(filter), '$.stage_count') FROM t5;
 -- => 5
 -- The same answers as the functions on the snapshot, for keys in and out.
 SELECT sum((SELECT count(*) FROM t1 WHERE key = v) = bloom_might_contain((SELECT filter FROM t1), v)),
        sum((SELECT count(*) FROM t4 WHERE key = v) = bloom_might_contain((SELECT filter FROM t4), v)),
        sum((SELECT count(*) FROM t5 WHERE key = v) = bloom_might_contain((SELECT filter FROM t5), v)),
-       sum(coalesce((SELECT count FROM t6 WHERE key = v), 0) = cms_count((SELECT filter FROM t6), v))
+       sum(coalesce((SELECT count FROM t6 WHERE key = v), 0) = cms_count((SELECT filter FROM t6), v)),
+       sum((SELECT count(*) FROM t7 WHERE key = 'text:' || v) = bloom_might_contain((SELECT filter FROM t7), 'text:' || v))
 FROM (SELECT 'k' || value AS v FROM numbers);
--- => 4000|4000|4000|4000
+-- => 4000|4000|4000|4000|4000
 -- C. A loaded BLOB of every kind snapshots back to its bytes, and answers as it did.
 CREATE VIRTUAL TABLE loaded USING bloom;
 INSERT INTO loaded(name, filter) SELECT 'standard', bloom_build(k, 2000, 0.01) FROM keys WHERE i <= 1000;
@@ -102,11 +109,13 @@ INSERT INTO loaded(name, filter) SELECT 'counting', bloom_build(k, 2000, 0.01, '
 INSERT INTO loaded(name, filter) SELECT 'cuckoo', bloom_build(k, 4000, 0.01, 'cuckoo') FROM keys WHERE i <= 1000;
 INSERT INTO loaded(name, filter) SELECT 'scalable', bloom_build(k, 100, 0.01, 'scalable') FROM keys WHERE i <= 1000;
 INSERT INTO loaded(name, filter) SELECT 'countmin', cms_build(k, 0.01, 0.01) FROM keys WHERE i <= 1000;
+INSERT INTO loaded(name, filter) SELECT 'parquet', bloom_build(typeof(k) || ':' || k, 2000, 0.01, 'parquet') FROM keys WHERE i <= 1000;
 SELECT name, filter = CASE name WHEN 'standard' THEN (SELECT bloom_build(k, 2000, 0.01) FROM keys WHERE i <= 1000)
   WHEN 'blocked' THEN (SELECT bloom_build(k, 2000, 0.01, 'blocked') FROM keys WHERE i <= 1000)
   WHEN 'counting' THEN (SELECT bloom_build(k, 2000, 0.01, 'counting') FROM keys WHERE i <= 1000)
   WHEN 'cuckoo' THEN (SELECT bloom_build(k, 4000, 0.01, 'cuckoo') FROM keys WHERE i <= 1000)
   WHEN 'scalable' THEN (SELECT bloom_build(k, 100, 0.01, 'scalable') FROM keys WHERE i <= 1000)
+  WHEN 'parquet' THEN (SELECT bloom_build(typeof(k) || ':' || k, 2000, 0.01, 'parquet') FROM keys WHERE i <= 1000)
   ELSE (SELECT cms_build(k, 0.01, 0.01) FROM keys WHERE i <= 1000) END FROM loaded;
 -- => standard|1
 -- => blocked|1
@@ -114,6 +123,7 @@ SELECT name, filter = CASE name WHEN 'standard' THEN (SELECT bloom_build(k, 2000
 -- => cuckoo|1
 -- => scalable|1
 -- => countmin|1
+-- => parquet|1
 SELECT name FROM loaded WHERE key = 'k1' ORDER BY name;
 -- => blocked
 -- => counting
@@ -123,14 +133,18 @@ SELECT name FROM loaded WHERE key = 'k1' ORDER BY name;
 -- => standard
 SELECT count(*) FROM keys WHERE i <= 1000 AND (SELECT count(*) FROM loaded WHERE key = keys.k) < 6;
 -- => 0
+-- (The Parquet filter holds its keys as TEXT, as in B.)
+SELECT count(*) FROM keys WHERE i <= 1000 AND NOT EXISTS (SELECT 1 FROM loaded WHERE name = 'parquet' AND key = typeof(keys.k) || ':' || keys.k);
+-- => 0
 -- A table without arguments makes no filter of its own; a loaded one takes keys.
 INSERT INTO loaded(key) VALUES ('x');
 -- error: loaded: no unnamed filter, and the table was created without the parameters to make one: load one with INSERT INTO loaded(filter)
 INSERT INTO loaded(name, key) VALUES ('nope', 'x');
 -- error: loaded: no filter named 'nope', and the table was created without the parameters to make one: load one with INSERT INTO loaded(name, filter)
-INSERT INTO loaded(name, key) VALUES ('blocked', 'new key'), ('scalable', 'new key');
+INSERT INTO loaded(name, key) VALUES ('blocked', 'new key'), ('scalable', 'new key'), ('parquet', 'new key');
 SELECT name FROM loaded WHERE key = 'new key' AND name != 'countmin' ORDER BY name;
 -- => blocked
+-- => parquet
 -- => scalable
 -- D. Names: the unnamed filter beside named ones; name = NULL holds for no row, name IS NULL for
 -- the unnamed filter; a number is a name as its text; a filter's key rows, its name.
@@ -177,9 +191,9 @@ CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 2);
 CREATE VIRTUAL TABLE e USING bloom(n = 0, p = 0.01);
 -- error: e: n must be a whole number >= 1, got 0
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, kind = 'quotient');
--- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'countmin', got 'quotient'
+-- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 'quotient'
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, kind = 3);
--- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'countmin', got 3
+-- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 3
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, size = 3);
 -- error: e: unknown argument 'size'; the arguments are kind, n and p, or for kind = 'countmin' epsilon, delta and update
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, N = 3);
@@ -289,6 +303,8 @@ DELETE FROM t5 WHERE key = 'k1';
 -- error: t5: a 'scalable' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
 DELETE FROM t6 WHERE key = 'k1';
 -- error: t6: a 'countmin' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
+DELETE FROM t7 WHERE key = 'text:k1';
+-- error: t7: a 'parquet' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
 -- A key no filter might hold: nothing to remove, no error.
 DELETE FROM t2 WHERE key = 'never added';
 -- Dropping a whole filter drops its rows.

@@ -19,3 +19,10 @@ SELECT f = (SELECT bloom_build(w, 100, 1e-9) FROM (SELECT 'hello' AS w UNION ALL
 -- => 1
 SELECT hex(substr(f, 1, 8)), length(f) FROM f;
 -- => 5351424601010101|608
+-- A layout named on every row of a build, literal or bound, is read as UTF-8: '瑳湡慤摲' is
+-- the bytes of 'standard' in UTF-16le, and not its name.
+--! param @layout SELECT 'Blocked'
+SELECT bloom_build(w, 100, 1e-9, @layout) = bloom_build(w, 100, 1e-9, 'blocked'), bloom_build(w, 100, 1e-9, CASE WHEN w = 'hello' THEN 'blocked' ELSE 'BLOCKED' END) = bloom_build(w, 100, 1e-9, 'blocked') FROM words;
+-- => 1|1
+SELECT bloom_build(w, 100, 1e-9, CASE WHEN w = 'hello' THEN 'standard' ELSE '瑳湡慤摲' END) FROM words;
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo' or 'scalable', got '瑳湡慤摲'

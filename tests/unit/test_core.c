@@ -89,6 +89,17 @@ int main(int argc, char **argv) {
     test_countmin_validation();
     test_countmin_merge();
     test_countmin_format_vectors(format_path);
+    test_parquet_kind();
+    test_parquet_sizing();
+    test_parquet_model_rate();
+    test_parquet_format_vectors(format_path);
+    test_parquet_keys();
+    test_parquet_adds();
+    test_parquet_io();
+    test_parquet_validation();
+    test_parquet_merge();
+    test_parquet_from_bitset();
+    test_parquet_vector_code();
 
     test_parquet_locate();
     test_parquet_footer_scan();

@@ -266,7 +266,11 @@ void test_kind_count_offset(void) {
                     kind->count_offset + 8 > FILTER_HEADER_BYTES ||
                     load64(blob, kind->count_offset) != 0;
         for (int64_t key = 1; blob != NULL && key <= 3; key++) {
-            wrong += filter_add(kind, blob, key_hash_integer(key * 1000003)) != FILTER_OK;
+            filter_view view;
+            char why[FILTER_WHY_MAX];
+            key_value value = {KEY_TAG_INTEGER, key * 1000003, 0.0, NULL, 0};
+            wrong += filter_open(blob, bytes, &view, why) != FILTER_OK;
+            wrong += filter_add(kind, blob, filter_hash_key(&view, &value)) != FILTER_OK;
             wrong += load64(blob, kind->count_offset) != (uint64_t)key;
         }
         free(blob);
@@ -282,20 +286,21 @@ void test_kind_refusal(void) {
         const char *message;
     } refusals[] = {
         {FILTER_ADDS, "a 'test' filter cannot add keys; build a 'standard', 'blocked', 'counting', "
-                      "'cuckoo', 'scalable' or 'countmin' filter to add keys"},
+                      "'cuckoo', 'scalable', 'countmin' or 'parquet' filter to add keys"},
         {FILTER_ADDS_IN_PLACE,
          "a 'test' filter cannot add keys where it is stored; build a 'standard', 'blocked', "
-         "'counting', 'cuckoo', 'scalable' or 'countmin' filter to add keys where it is stored"},
+         "'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to add keys where it is "
+         "stored"},
         {FILTER_REMOVES, "a 'test' filter cannot remove keys; build a 'counting' or 'cuckoo' "
                          "filter to remove keys"},
         {FILTER_MERGES, "a 'test' filter cannot merge with another; build a 'standard', "
-                        "'blocked', 'counting', 'cuckoo', 'scalable' or 'countmin' filter to "
-                        "merge with another"},
+                        "'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' "
+                        "filter to merge with another"},
         {FILTER_GROWS, "a 'test' filter cannot grow; build a 'scalable' filter to grow"},
         {FILTER_PROBES_IN_PLACE,
          "a 'test' filter cannot be probed where it is stored; build a 'standard', 'blocked', "
-         "'counting', 'cuckoo', 'scalable' or 'countmin' filter to be probed where it is "
-         "stored"},
+         "'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to be probed where it "
+         "is stored"},
     };
     char why[FILTER_WHY_MAX];
     filter_kind_refusal(&bloom_standard_kind, FILTER_REMOVES, why);
@@ -392,8 +397,8 @@ void test_compatible_needs_merge(void) {
         filter_kind_refusal(&unable, FILTER_MERGES, refusal);
         CHECK_STR(why, refusal);
         CHECK_STR(why, "a 'test' filter cannot merge with another; build a 'standard', 'blocked', "
-                       "'counting', 'cuckoo', 'scalable' or 'countmin' filter to merge with "
-                       "another");
+                       "'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge "
+                       "with another");
     }
     filter_view a = {&kind, 1, 1, KEY_HASH_XXH3_128, NULL, 0}, b = a;
     compatible_calls = 0;
@@ -450,10 +455,11 @@ void test_kind_operations(const char *golden_dir) {
     filter_view views[FILTER_KIND_COUNT], view;
     char why[FILTER_WHY_MAX], message[FILTER_WHY_MAX];
     key_hash keys[32];
-    size_t nkeys = golden_keys(keys), count = 0;
+    size_t nkeys, count = 0;
     for (; count < FILTER_KIND_COUNT && filter_kind_at(count) != NULL; count++) {
         const filter_kind *kind = filter_kind_at(count);
         const kind_recipe *r = recipe_of(kind);
+        nkeys = r->golden_keys != NULL ? r->golden_keys(keys) : golden_keys(keys);
         size_t bytes = read_golden(golden_dir, kind, golden[count], sizeof golden[count]);
         if (!CHECK(filter_open(golden[count], bytes, &views[count], why) == FILTER_OK &&
                    views[count].kind == kind)) {
@@ -522,7 +528,9 @@ void test_kind_operations(const char *golden_dir) {
         view = views[a];
         view.hash = 3; /* no such hash yet: a view made by hand */
         CHECK(filter_compatible(&views[a], &view, why) == FILTER_INVALID);
-        CHECK_STR(why, "incompatible filters: hash 1 and hash 3");
+        snprintf(message, sizeof message, "incompatible filters: hash %u and hash 3",
+                 views[a].hash);
+        CHECK_STR(why, message);
     }
 }
 

@@ -510,9 +510,11 @@ void test_scalable_validation(void) {
     expect_invalid_at(blob, 304, 64 + 6, 3, 1,
                       "corrupt filter: stage 0: corrupt filter: kind 3 is of format version 2, "
                       "read by readers of version 2 and later, not 1");
+    expect_invalid_at(blob, 304, 64 + 7, 9, 1,
+                      "corrupt filter: stage 0: corrupt filter: unknown hash 9");
     expect_invalid_at(blob, 304, 64 + 7, 2, 1,
-                      "corrupt filter: stage 0: corrupt filter: unknown "
-                      "hash 2");
+                      "corrupt filter: stage 0: corrupt filter: kind 1 hashes its keys by hash 1, "
+                      "not 2");
     expect_invalid_at(blob, 304, 136 + 24, 0, 8,
                       "corrupt filter: stage 1: corrupt filter: capacity n = 0");
     expect_invalid_at(blob, 304, 216 + 13, 1, 1,

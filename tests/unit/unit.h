@@ -167,6 +167,9 @@ typedef struct kind_recipe {
     size_t golden_bytes; /* the length of its golden fixture */
     /* A kind outside the cell model: the test of its golden fixtures; NULL for the others. */
     void (*own_golden)(const char *golden_dir);
+    /* Optional: the keys its golden filter holds, hashed as it hashes them, into keys (32); their
+    ** count. NULL: golden_keys (a kind that takes every key, by key hash 1). */
+    size_t (*golden_keys)(key_hash *keys);
 } kind_recipe;
 
 #define UNIT_RECIPE_DECLARE(id, name) extern const kind_recipe name##_recipe;
@@ -251,6 +254,18 @@ void test_scalable_validation(void);
 void test_scalable_merge(void);
 void test_scalable_format_vectors(const char *format_path);
 
+/* test_parquet.c */
+void test_parquet_kind(void);
+void test_parquet_sizing(void);
+void test_parquet_model_rate(void);
+void test_parquet_format_vectors(const char *format_path);
+void test_parquet_keys(void);
+void test_parquet_adds(void);
+void test_parquet_io(void);
+void test_parquet_validation(void);
+void test_parquet_merge(void);
+void test_parquet_from_bitset(void);
+void test_parquet_vector_code(void);
 /* test_countmin.c */
 void test_countmin_kind(void);
 void test_countmin_sizing(void);

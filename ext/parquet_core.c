@@ -1,0 +1,636 @@
+/*
+** parquet_core.c: the Parquet split-block Bloom filter kind. See
+** parquet_core.h for the contracts and docs/format.md for the bytes.
+*/
+#include "parquet_core.h"
+
+#include "little_endian.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Offsets of the header's fields, after the prelude. */
+enum {
+    OFF_N = 8,
+    OFF_P = 16,
+    OFF_KEYS = 24,
+    OFF_BLOCKS = 32,
+    OFF_TYPE_LENGTH = 36,
+    OFF_TYPE = 40,
+    OFF_RESERVED = 41 /* 7 bytes, then the reserved tail */
+};
+
+/* What hash_key tells add and might_contain beside the value's hash (h1), in h2: the physical
+** type it hashed the key as (its low byte), and these flags. */
+enum {
+    KEY_TYPE_MASK = 0xFF,
+    KEY_NOT_A_VALUE = 1 << 8, /* no value of the filter's type equals the key */
+    KEY_ZERO = 1 << 9         /* a floating-point zero: the other zero's hash is also the key's */
+};
+
+/* The spec's eight odd constants: word j of a key's block has bit (x * salt[j]) >> 27 set,
+** x the low 32 bits of its hash. */
+static const uint32_t parquet_salt[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+                                         0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
+
+static const char *const parquet_type_names[] = {
+    [PARQUET_INT32] = "INT32",
+    [PARQUET_INT64] = "INT64",
+    [PARQUET_INT96] = "INT96",
+    [PARQUET_FLOAT] = "FLOAT",
+    [PARQUET_DOUBLE] = "DOUBLE",
+    [PARQUET_BYTE_ARRAY] = "BYTE_ARRAY",
+    [PARQUET_FIXED_LEN_BYTE_ARRAY] = "FIXED_LEN_BYTE_ARRAY",
+};
+
+enum { TYPE_COUNT = sizeof parquet_type_names / sizeof parquet_type_names[0] };
+
+const char *parquet_type_name(int type) {
+    return type > PARQUET_UNTYPED && type < TYPE_COUNT ? parquet_type_names[type] : NULL;
+}
+
+int parquet_type_named(const char *name) {
+    for (int type = PARQUET_UNTYPED + 1; type < TYPE_COUNT; type++) {
+        if (strcmp(name, parquet_type_names[type]) == 0) {
+            return type;
+        }
+    }
+    return -1;
+}
+
+/* ---- Sizing ---- */
+
+double parquet_fp_rate(double keys_per_block) {
+    double lambda = keys_per_block, spread = 12.0 * sqrt(lambda) + 40.0;
+    double first = floor(fmax(0.0, lambda - spread)), last = ceil(lambda + spread);
+    double log_lambda = log(lambda), log_miss = log1p(-1.0 / 32.0), rate = 0.0;
+    if (lambda <= 0.0) {
+        return 0.0;
+    }
+    /* A block holding j keys has j bits drawn in each word: a probe's bit in a word is set
+    ** with chance 1 - (31/32)^j, and in all eight words with that to the 8th power. */
+    for (double j = first; j <= last; j++) {
+        double poisson = exp(j * log_lambda - lambda - lgamma(j + 1.0));
+        rate += poisson * pow(-expm1(j * log_miss), 8.0);
+    }
+    return rate;
+}
+
+/* The largest keys per block whose rate is at most p (0 < p < 1): the rate grows with the
+** load, so a bisection of its logarithm finds it. */
+static double parquet_load_for_rate(double p) {
+    double low = -40.0, high = log(1024.0); /* loads from e^-40 to 1024 keys a block */
+    if (parquet_fp_rate(exp(high)) <= p) {
+        return exp(high);
+    }
+    for (int i = 0; i < 100; i++) {
+        double middle = (low + high) / 2.0;
+        if (parquet_fp_rate(exp(middle)) <= p) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    return exp(low);
+}
+
+filter_status parquet_size(uint64_t n, double p, uint32_t *blocks, double *bytes_needed) {
+    *blocks = 0;
+    *bytes_needed = 0;
+    if (n < 1 || filter_check_rate(p) != FILTER_OK) {
+        return FILTER_BAD_ARGUMENT;
+    }
+    double needed = ceil((double)n / parquet_load_for_rate(p));
+    while (needed > 1.0 && parquet_fp_rate((double)n / (needed - 1.0)) <= p) {
+        needed--; /* the bisection's load is a little under the largest */
+    }
+    double rounded = exp2(ceil(log2(needed)));
+    *bytes_needed = FILTER_HEADER_BYTES + rounded * PARQUET_BLOCK_BYTES;
+    if (rounded > PARQUET_SIZED_BLOCKS_MAX) {
+        return FILTER_TOO_BIG;
+    }
+    *blocks = (uint32_t)rounded;
+    return FILTER_OK;
+}
+
+uint64_t parquet_blob_bytes(uint32_t blocks) {
+    return FILTER_HEADER_BYTES + (uint64_t)blocks * PARQUET_BLOCK_BYTES;
+}
+
+/* ---- Header ---- */
+
+void parquet_write_header(uint8_t *blob, const parquet_header *h) {
+    memset(blob, 0, FILTER_HEADER_BYTES);
+    filter_write_prelude(blob, &parquet_kind);
+    le_store64(blob + OFF_N, h->n);
+    le_store64(blob + OFF_P, le_double_bits(h->p));
+    le_store64(blob + OFF_KEYS, h->keys);
+    le_store32(blob + OFF_BLOCKS, h->blocks);
+    le_store32(blob + OFF_TYPE_LENGTH, h->type_length);
+    blob[OFF_TYPE] = (uint8_t)h->type;
+}
+
+parquet_header parquet_header_of(const filter_view *f) {
+    parquet_header h;
+    h.n = le_load64(f->blob + OFF_N);
+    h.p = le_bits_double(le_load64(f->blob + OFF_P));
+    h.keys = le_load64(f->blob + OFF_KEYS);
+    h.blocks = le_load32(f->blob + OFF_BLOCKS);
+    h.type_length = le_load32(f->blob + OFF_TYPE_LENGTH);
+    h.type = (parquet_type)f->blob[OFF_TYPE];
+    return h;
+}
+
+/* Checks a type and its length: FILTER_OK, or FILTER_INVALID with why, prefixed by what. */
+static filter_status parquet_check_type(int type, uint32_t type_length, const char *what,
+                                        char *why) {
+    if (type != PARQUET_UNTYPED && parquet_type_name(type) == NULL) {
+        return filter_invalid(why,
+                              "%sphysical type %d, not one of 1 to 7 (INT32 to "
+                              "FIXED_LEN_BYTE_ARRAY) or 0",
+                              what, type);
+    }
+    if (type != PARQUET_FIXED_LEN_BYTE_ARRAY && type_length != 0) {
+        return filter_invalid(why,
+                              "%s%s values of %lu bytes: only FIXED_LEN_BYTE_ARRAY has a "
+                              "length",
+                              what, type == PARQUET_UNTYPED ? "untyped" : parquet_type_name(type),
+                              (unsigned long)type_length);
+    }
+    return FILTER_OK;
+}
+
+/* The kind's validate: the fields against the BLOB's length (docs/format.md). */
+static filter_status parquet_kind_validate(const filter_view *f, char *why) {
+    parquet_header h = parquet_header_of(f);
+    if (h.blocks < 1 || h.blocks > PARQUET_BLOCKS_MAX) {
+        return filter_invalid(why, "corrupt filter: %lu blocks, not 1 to %d",
+                              (unsigned long)h.blocks, PARQUET_BLOCKS_MAX);
+    }
+    if (parquet_blob_bytes(h.blocks) != f->bytes) {
+        return filter_invalid(why, "corrupt filter: %lu blocks need %llu bytes, the BLOB has %llu",
+                              (unsigned long)h.blocks,
+                              (unsigned long long)parquet_blob_bytes(h.blocks),
+                              (unsigned long long)f->bytes);
+    }
+    if (parquet_check_type(h.type, h.type_length, "corrupt filter: ", why) != FILTER_OK) {
+        return FILTER_INVALID;
+    }
+    if ((h.n != 0 || h.p != 0.0) && filter_check_capacity(h.n, h.p, why) != FILTER_OK) {
+        return FILTER_INVALID; /* n and p are both 0 (not known), or a capacity and a rate */
+    }
+    return filter_check_reserved(f, OFF_RESERVED, FILTER_OFF_RESERVED_TAIL, why);
+}
+
+filter_status parquet_check_bitset(uint64_t bitset_bytes, int type, uint32_t type_length,
+                                   char *why) {
+    if (bitset_bytes == 0 || bitset_bytes % PARQUET_BLOCK_BYTES != 0 ||
+        bitset_bytes / PARQUET_BLOCK_BYTES > PARQUET_BLOCKS_MAX) {
+        return filter_invalid(why, "a bitset of %llu bytes, not a multiple of %d from %d to %d",
+                              (unsigned long long)bitset_bytes, PARQUET_BLOCK_BYTES,
+                              PARQUET_BLOCK_BYTES, PARQUET_BLOCKS_MAX * PARQUET_BLOCK_BYTES);
+    }
+    if (type == PARQUET_UNTYPED) {
+        return filter_invalid(why, "no physical type");
+    }
+    return parquet_check_type(type, type_length, "", why);
+}
+
+void parquet_filter_from_bitset(uint8_t *blob, const uint8_t *bitset, uint64_t bitset_bytes,
+                                int type, uint32_t type_length) {
+    parquet_header h = {
+        0, 0.0, 0, (uint32_t)(bitset_bytes / PARQUET_BLOCK_BYTES), type_length, (parquet_type)type};
+    parquet_write_header(blob, &h);
+    memcpy(blob + FILTER_HEADER_BYTES, bitset, bitset_bytes);
+}
+
+void parquet_fill(const filter_view *f, uint64_t *bits_set, double *fp_rate) {
+    uint64_t blocks = (f->bytes - FILTER_HEADER_BYTES) / PARQUET_BLOCK_BYTES;
+    double sum = 0.0;
+    *bits_set = 0;
+    for (uint64_t b = 0; b < blocks; b++) {
+        const uint8_t *block = f->blob + FILTER_HEADER_BYTES + b * PARQUET_BLOCK_BYTES;
+        double chance = 1.0;
+        for (int j = 0; j < 8; j++) {
+            int set = __builtin_popcount(le_load32(block + 4 * j));
+            *bits_set += (uint64_t)set;
+            chance *= set / 32.0;
+        }
+        sum += chance;
+    }
+    *fp_rate = sum / (double)blocks;
+}
+
+/* ---- Keys ---- */
+
+/* The hash of the plain encoding of a value of type, len bytes at value, with flags. */
+static key_hash parquet_hash(parquet_type type, const void *value, size_t len, uint64_t flags) {
+    key_hash h = {key_hash_xxh64(value, len), (uint64_t)type | flags};
+    return h;
+}
+
+/* A key that no value of type equals. */
+static key_hash parquet_not_a_value(parquet_type type) {
+    key_hash h = {0, (uint64_t)type | KEY_NOT_A_VALUE};
+    return h;
+}
+
+/* The value of an integral key (an INTEGER, or a REAL with no fraction) in [-2^63, 2^64), as
+** the 64 bits of its two's complement; 0 when it is neither. */
+static int parquet_integral(const key_value *key, uint64_t *bits) {
+    if (key->type == KEY_TAG_INTEGER) {
+        *bits = (uint64_t)key->integer;
+        return 1;
+    }
+    double v = key->real;
+    if (key->type != KEY_TAG_REAL || !(v >= -9223372036854775808.0 && v < 18446744073709551616.0) ||
+        floor(v) != v) {
+        return 0;
+    }
+    *bits = v < 0.0 ? (uint64_t)(int64_t)v : (uint64_t)v;
+    return 1;
+}
+
+/* The double of a numeric key, when it holds that value exactly; 0 when it is not a number or
+** an INTEGER no double equals. */
+static int parquet_number(const key_value *key, double *out) {
+    if (key->type == KEY_TAG_REAL) {
+        *out = key->real;
+        return 1;
+    }
+    if (key->type != KEY_TAG_INTEGER) {
+        return 0;
+    }
+    double v = (double)key->integer;
+    /* v is exact when it converts back: 2^63 does not, and is the one value out of range. */
+    *out = v;
+    return v < 9223372036854775808.0 && (int64_t)v == key->integer;
+}
+
+/* The hash of a number key as a FLOAT or DOUBLE value; both zeros are one key. */
+static key_hash parquet_hash_floating(parquet_type type, const key_value *key) {
+    double v;
+    uint8_t bytes[8];
+    if (!parquet_number(key, &v) || v != v) {
+        return parquet_not_a_value(type);
+    }
+    uint64_t zero = v == 0.0 ? KEY_ZERO : 0;
+    if (type == PARQUET_DOUBLE) {
+        le_store64(bytes, le_double_bits(v == 0.0 ? 0.0 : v));
+        return parquet_hash(type, bytes, 8, zero);
+    }
+    if (!(fabs(v) <= 3.4028234663852886e38)) { /* FLT_MAX: beyond, no FLOAT equals it */
+        return parquet_not_a_value(type);
+    }
+    float narrow = (float)v;
+    if ((double)narrow != v) {
+        return parquet_not_a_value(type);
+    }
+    uint32_t bits;
+    memcpy(&bits, &narrow, sizeof bits);
+    le_store32(bytes, v == 0.0 ? 0 : bits);
+    return parquet_hash(type, bytes, 4, zero);
+}
+
+/* The hash of key as a value of type (not PARQUET_UNTYPED), of type_length bytes if fixed. */
+static key_hash parquet_hash_as(parquet_type type, uint32_t type_length, const key_value *key) {
+    uint64_t bits;
+    uint8_t bytes[8];
+    switch (type) {
+    case PARQUET_INT32:
+        if (!parquet_integral(key, &bits) || bits + UINT64_C(0x80000000) >= UINT64_C(0x180000000)) {
+            return parquet_not_a_value(type); /* outside [-2^31, 2^32) */
+        }
+        le_store32(bytes, (uint32_t)bits);
+        return parquet_hash(type, bytes, 4, 0);
+    case PARQUET_INT64:
+        if (!parquet_integral(key, &bits)) {
+            return parquet_not_a_value(type);
+        }
+        le_store64(bytes, bits);
+        return parquet_hash(type, bytes, 8, 0);
+    case PARQUET_FLOAT:
+    case PARQUET_DOUBLE:
+        return parquet_hash_floating(type, key);
+    default: /* INT96 (12 bytes), BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY */
+        if (type == PARQUET_INT96) {
+            type_length = 12;
+        }
+        if ((key->type != KEY_TAG_TEXT && key->type != KEY_TAG_BLOB) ||
+            (type_length != 0 && key->length != type_length)) {
+            return parquet_not_a_value(type);
+        }
+        return parquet_hash(type, key->bytes, key->length, 0);
+    }
+}
+
+/* The type a key gives a filter with none yet: its storage class's. */
+static parquet_type parquet_type_of_key(const key_value *key) {
+    switch (key->type) {
+    case KEY_TAG_INTEGER:
+        return PARQUET_INT64;
+    case KEY_TAG_REAL:
+        return PARQUET_DOUBLE;
+    default:
+        return PARQUET_BYTE_ARRAY;
+    }
+}
+
+key_hash parquet_hash_typed(parquet_type *type, uint32_t type_length, const key_value *key) {
+    if (*type == PARQUET_UNTYPED) {
+        *type = parquet_type_of_key(key);
+    }
+    return parquet_hash_as(*type, type_length, key);
+}
+
+int parquet_key_is_value(key_hash key) {
+    return !(key.h2 & KEY_NOT_A_VALUE);
+}
+
+/* The kind's hash_key: key as a value of f's type, or of its own storage class's if f has no
+** type yet (its first key's, which gives it that type). */
+static key_hash parquet_kind_hash_key(const filter_view *f, const key_value *key) {
+    parquet_type type = f->blob != NULL ? (parquet_type)f->blob[OFF_TYPE] : PARQUET_UNTYPED;
+    uint32_t type_length = f->blob != NULL ? le_load32(f->blob + OFF_TYPE_LENGTH) : 0;
+    return parquet_hash_typed(&type, type_length, key);
+}
+
+/* The hash of the other zero of a floating-point zero key of type. */
+static uint64_t parquet_other_zero(parquet_type type) {
+    uint8_t bytes[8];
+    le_store64(bytes, le_double_bits(-0.0));
+    if (type == PARQUET_FLOAT) {
+        le_store32(bytes, UINT32_C(0x80000000));
+        return key_hash_xxh64(bytes, 4);
+    }
+    return key_hash_xxh64(bytes, 8);
+}
+
+/* ---- Blocks ---- */
+
+/* The offset in the BLOB of the block of hash h, of blocks blocks. */
+static uint64_t parquet_block_offset(uint64_t h, uint32_t blocks) {
+    return FILTER_HEADER_BYTES + ((h >> 32) * blocks >> 32) * PARQUET_BLOCK_BYTES;
+}
+
+/* The eight words' bits of hash h: word j's bit in mask[j]. */
+static void parquet_block_mask(uint64_t h, uint32_t mask[8]) {
+    uint32_t x = (uint32_t)h;
+    for (int j = 0; j < 8; j++) {
+        mask[j] = UINT32_C(1) << ((x * parquet_salt[j]) >> 27);
+    }
+}
+
+/* Whether the block at block has every bit of hash h set: the portable code. */
+static int parquet_block_test_portable(const uint8_t *block, uint64_t h) {
+    uint32_t mask[8];
+    parquet_block_mask(h, mask);
+    uint32_t missing = 0;
+    for (int j = 0; j < 8; j++) {
+        missing |= mask[j] & ~le_load32(block + 4 * j);
+    }
+    return missing == 0;
+}
+
+/* Sets the bits of hash h in the block at block: the portable code. */
+static void parquet_block_set_portable(uint8_t *block, uint64_t h) {
+    uint32_t mask[8];
+    parquet_block_mask(h, mask);
+    for (int j = 0; j < 8; j++) {
+        le_store32(block + 4 * j, le_load32(block + 4 * j) | mask[j]);
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* The eight masks of hash h in one AVX2 register: 1 << ((x * salt[j]) >> 27) in lane j. */
+__attribute__((target("avx2"))) static inline __m256i parquet_mask_avx2(uint64_t h) {
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)parquet_salt);
+    __m256i bits =
+        _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)(uint32_t)h), salt), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), bits);
+}
+
+/* parquet_block_test_portable in AVX2: the block's words hold every bit of the masks. */
+__attribute__((target("avx2"))) static int parquet_block_test_avx2(const uint8_t *block,
+                                                                   uint64_t h) {
+    __m256i words = _mm256_loadu_si256((const __m256i *)(const void *)block);
+    return _mm256_testc_si256(words, parquet_mask_avx2(h));
+}
+
+/* parquet_block_set_portable in AVX2. */
+__attribute__((target("avx2"))) static void parquet_block_set_avx2(uint8_t *block, uint64_t h) {
+    __m256i words = _mm256_loadu_si256((const __m256i *)(const void *)block);
+    _mm256_storeu_si256((__m256i *)(void *)block, _mm256_or_si256(words, parquet_mask_avx2(h)));
+}
+
+int parquet_has_vector_code(void) {
+    return __builtin_cpu_supports("avx2");
+}
+#else
+int parquet_has_vector_code(void) {
+    return 0;
+}
+#endif
+
+int parquet_block_test_by(const uint8_t *block, uint64_t h, int vector) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (vector) {
+        return parquet_block_test_avx2(block, h);
+    }
+#endif
+    (void)vector;
+    return parquet_block_test_portable(block, h);
+}
+
+void parquet_block_set_by(uint8_t *block, uint64_t h, int vector) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (vector) {
+        parquet_block_set_avx2(block, h);
+        return;
+    }
+#endif
+    (void)vector;
+    parquet_block_set_portable(block, h);
+}
+
+/* Whether the block at block has every bit of hash h set, by the fastest code the CPU runs. */
+static int parquet_block_test(const uint8_t *block, uint64_t h) {
+    return parquet_block_test_by(block, h, parquet_has_vector_code());
+}
+
+/* Sets the bits of hash h in the block at block, by the fastest code the CPU runs. */
+static void parquet_block_set(uint8_t *block, uint64_t h) {
+    parquet_block_set_by(block, h, parquet_has_vector_code());
+}
+
+/* The hashes a key stands for in a filter: its value's, and the other zero's for a zero. */
+static int parquet_key_hashes(key_hash key, uint64_t hashes[2]) {
+    hashes[0] = key.h1;
+    if (key.h2 & KEY_ZERO) {
+        hashes[1] = parquet_other_zero((parquet_type)(key.h2 & KEY_TYPE_MASK));
+        return 2;
+    }
+    return 1;
+}
+
+/* Whether key, hashed for a filter of type, can be added to it: a value of its type, which a
+** filter with no type yet takes. */
+static int parquet_takes(parquet_type type, key_hash key) {
+    return !(key.h2 & KEY_NOT_A_VALUE) &&
+           (type == PARQUET_UNTYPED || type == (parquet_type)(key.h2 & KEY_TYPE_MASK));
+}
+
+/* ---- The kind's operations ---- */
+
+static int parquet_kind_might_contain(const filter_view *f, key_hash key) {
+    uint64_t hashes[2];
+    uint32_t blocks = le_load32(f->blob + OFF_BLOCKS);
+    if (!parquet_takes((parquet_type)f->blob[OFF_TYPE], key) ||
+        f->blob[OFF_TYPE] == PARQUET_UNTYPED) {
+        return 0; /* not a value of its type; or a filter with no type, which has no key */
+    }
+    int count = parquet_key_hashes(key, hashes), found = 0;
+    for (int i = 0; i < count && !found; i++) {
+        found = parquet_block_test(f->blob + parquet_block_offset(hashes[i], blocks), hashes[i]);
+    }
+    return found;
+}
+
+static void parquet_kind_write_header(uint8_t *dst, const filter_view *f) {
+    parquet_header h = parquet_header_of(f);
+    parquet_write_header(dst, &h);
+}
+
+/* The kind's add: the key's bits (both zeros' for a zero), its type if the filter had none,
+** and one more key added. */
+static filter_status parquet_kind_add(uint8_t *blob, key_hash key) {
+    filter_view f = {&parquet_kind, 0, 0, 0, blob, 0};
+    parquet_header h = parquet_header_of(&f);
+    uint64_t hashes[2];
+    if (!parquet_takes(h.type, key)) {
+        return FILTER_REFUSED;
+    }
+    int count = parquet_key_hashes(key, hashes);
+    for (int i = 0; i < count; i++) {
+        parquet_block_set(blob + parquet_block_offset(hashes[i], h.blocks), hashes[i]);
+    }
+    blob[OFF_TYPE] = (uint8_t)(key.h2 & KEY_TYPE_MASK);
+    le_store64(blob + OFF_KEYS, filter_add_counts(h.keys, 1));
+    return FILTER_OK;
+}
+
+/* The kind's compatible: the same blocks, and the same type (or none yet on one side). */
+static filter_status parquet_kind_compatible(const filter_view *a, const filter_view *b,
+                                             char *why) {
+    parquet_header ha = parquet_header_of(a), hb = parquet_header_of(b);
+    if (ha.blocks != hb.blocks) {
+        return filter_invalid(why,
+                              "incompatible filters: %lu blocks and %lu blocks; build both "
+                              "with the same n and p",
+                              (unsigned long)ha.blocks, (unsigned long)hb.blocks);
+    }
+    if (ha.type != PARQUET_UNTYPED && hb.type != PARQUET_UNTYPED &&
+        (ha.type != hb.type || ha.type_length != hb.type_length)) {
+        return filter_invalid(why,
+                              "incompatible filters: values of %s (length %lu) and of %s "
+                              "(length %lu)",
+                              parquet_type_name(ha.type), (unsigned long)ha.type_length,
+                              parquet_type_name(hb.type), (unsigned long)hb.type_length);
+    }
+    return FILTER_OK;
+}
+
+/* The kind's merge: the bits ORed, the type of the one that has one, the counts summed. */
+static filter_status parquet_kind_merge(uint8_t *blob, const filter_view *f) {
+    filter_view into_view = {&parquet_kind, 0, 0, 0, blob, 0};
+    parquet_header into = parquet_header_of(&into_view), from = parquet_header_of(f);
+    for (uint64_t i = FILTER_HEADER_BYTES; i < f->bytes; i++) {
+        blob[i] |= f->blob[i];
+    }
+    if (into.type == PARQUET_UNTYPED) {
+        blob[OFF_TYPE] = (uint8_t)from.type;
+        le_store32(blob + OFF_TYPE_LENGTH, from.type_length);
+    }
+    le_store64(blob + OFF_KEYS, filter_add_counts(into.keys, from.keys));
+    return FILTER_OK;
+}
+
+static filter_status parquet_kind_might_contain_io(const filter_view *f, filter_io *io,
+                                                   key_hash key, int *answer) {
+    uint64_t hashes[2];
+    uint8_t block[PARQUET_BLOCK_BYTES];
+    uint32_t blocks = le_load32(f->blob + OFF_BLOCKS);
+    *answer = 0;
+    if (!parquet_takes((parquet_type)f->blob[OFF_TYPE], key) ||
+        f->blob[OFF_TYPE] == PARQUET_UNTYPED) {
+        return FILTER_OK;
+    }
+    int count = parquet_key_hashes(key, hashes);
+    for (int i = 0; i < count && !*answer; i++) {
+        if (io->read(io->state, parquet_block_offset(hashes[i], blocks), block, sizeof block) !=
+            0) {
+            return FILTER_IO_FAILED;
+        }
+        *answer = parquet_block_test(block, hashes[i]);
+    }
+    return FILTER_OK;
+}
+
+/* The kind's add_io: each block whose bits were not all set, written whole; then the type of a
+** filter that had none, and the count of keys added. */
+static filter_status parquet_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                         int *was_absent) {
+    parquet_header h = parquet_header_of(f);
+    uint64_t hashes[2];
+    uint8_t block[PARQUET_BLOCK_BYTES], type = (uint8_t)(key.h2 & KEY_TYPE_MASK), keys[8];
+    *was_absent = 0;
+    if (!parquet_takes(h.type, key)) {
+        return FILTER_REFUSED;
+    }
+    int count = parquet_key_hashes(key, hashes);
+    for (int i = 0; i < count; i++) {
+        uint64_t offset = parquet_block_offset(hashes[i], h.blocks);
+        if (io->read(io->state, offset, block, sizeof block) != 0) {
+            return FILTER_IO_FAILED;
+        }
+        if (!parquet_block_test(block, hashes[i])) {
+            *was_absent = 1;
+            parquet_block_set(block, hashes[i]);
+            if (io->write(io->state, offset, block, sizeof block) != 0) {
+                return FILTER_IO_FAILED;
+            }
+        }
+    }
+    *was_absent = *was_absent || h.type == PARQUET_UNTYPED;
+    le_store64(keys, filter_add_counts(h.keys, 1));
+    return (h.type == PARQUET_UNTYPED && io->write(io->state, OFF_TYPE, &type, 1) != 0) ||
+                   io->write(io->state, OFF_KEYS, keys, sizeof keys) != 0
+               ? FILTER_IO_FAILED
+               : FILTER_OK;
+}
+
+/* The kind's value_type: the physical type its keys are values of. */
+static const char *parquet_kind_value_type(const filter_view *f) {
+    const char *name = parquet_type_name(f->blob[OFF_TYPE]);
+    return name != NULL ? name : "no type yet";
+}
+
+const filter_kind parquet_kind = {
+    .id = PARQUET_KIND,
+    .name = "parquet",
+    .format_version = PARQUET_FORMAT_VERSION,
+    .key_hash = KEY_HASH_XXH64_PARQUET,
+    .count_offset = OFF_KEYS,
+    .validate = parquet_kind_validate,
+    .hash_key = parquet_kind_hash_key,
+    .might_contain = parquet_kind_might_contain,
+    .write_header = parquet_kind_write_header,
+    .add = parquet_kind_add,
+    .compatible = parquet_kind_compatible,
+    .merge = parquet_kind_merge,
+    .might_contain_io = parquet_kind_might_contain_io,
+    .add_io = parquet_kind_add_io,
+    .value_type = parquet_kind_value_type,
+};

@@ -1,0 +1,104 @@
+/*
+** parquet_sql.c: the SQL side of the Parquet split-block kind: its part of
+** bloom_build (rules 1 (build) and 2 (sizing)), a build's type taken from its
+** first key (rule 27 (Parquet filters)), and its fields of bloom_info (rule 11
+** (info)). Probing and adding go through its core (parquet_core.h).
+*/
+#include "parquet_sql.h"
+
+#include "filter_kinds.h"
+#include "parquet_core.h"
+#include "sql_error.h"
+
+/* The state of bloom_build for a Parquet filter. */
+typedef struct parquet_build_state {
+    build_state common;
+    parquet_header header; /* its type from the first key; the rest once sized */
+} parquet_build_state;
+
+/* Sizes the filter for n keys and allocates it, empty, its header written: the kind's add reads
+** it. Returns 0 after setting the error. */
+static int parquet_sql_build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
+    parquet_build_state *st = (parquet_build_state *)common;
+    double bytes_needed;
+    filter_status status = parquet_size(n, common->p, &st->header.blocks, &bytes_needed);
+    if (status == FILTER_TOO_BIG) {
+        sql_errorf(ctx,
+                   "%s: a 'parquet' filter for n = %llu at p = %!.15g needs a bitset of %.0f "
+                   "bytes, more than the %d that Parquet readers take",
+                   common->func, (unsigned long long)n, common->p,
+                   bytes_needed - FILTER_HEADER_BYTES,
+                   PARQUET_SIZED_BLOCKS_MAX * PARQUET_BLOCK_BYTES);
+        return 0;
+    }
+    if (!sql_kind_allocate(ctx, common, n, bytes_needed, status == FILTER_OK)) {
+        return 0;
+    }
+    st->header.n = n;
+    st->header.p = common->p;
+    parquet_write_header(common->blob, &st->header);
+    return 1;
+}
+
+/* The hash of a key as a value of the build's type, which the first key gives it. Returns 0
+** after setting the error of a key no value of that type equals. */
+static int parquet_sql_build_hash(sqlite3_context *ctx, build_state *common, sqlite3_value *value,
+                                  const key_value *key, key_hash *out) {
+    parquet_build_state *st = (parquet_build_state *)common;
+    *out = parquet_hash_typed(&st->header.type, st->header.type_length, key);
+    if (!parquet_key_is_value(*out)) {
+        sql_error_refused(ctx, common->func, value, parquet_type_name(st->header.type));
+        return 0;
+    }
+    return 1;
+}
+
+/* Adds key to the filter, which takes it: build_hash hashed it as a value of its type. */
+static filter_status parquet_sql_build_add(build_state *common, key_hash key) {
+    return filter_add(&parquet_kind, common->blob, key);
+}
+
+/* Writes the header, with the keys added counting repeats. */
+static void parquet_sql_build_finish(build_state *common) {
+    parquet_build_state *st = (parquet_build_state *)common;
+    st->header.keys = common->keys;
+    parquet_write_header(common->blob, &st->header);
+}
+
+/* The fields of bloom_info: the header (n and p null when not known: a filter read from a
+** Parquet file), the bits set and the rate they give. O(size). */
+static void parquet_sql_info(sqlite3_str *json, const filter_view *f) {
+    parquet_header h = parquet_header_of(f);
+    uint64_t bits = (uint64_t)h.blocks * PARQUET_BLOCK_BYTES * 8, set;
+    double rate;
+    parquet_fill(f, &set, &rate);
+    const char *type = parquet_type_name(h.type);
+    sqlite3_str_appendf(json, ",\"physical_type\":%s%s%s", type ? "\"" : "", type ? type : "null",
+                        type ? "\"" : "");
+    if (h.type == PARQUET_FIXED_LEN_BYTE_ARRAY) {
+        sqlite3_str_appendf(json, ",\"type_length\":%lu", (unsigned long)h.type_length);
+    }
+    sqlite3_str_appendf(json, ",\"k\":8,\"blocks\":%lu,\"bitset_bytes\":%llu,\"bytes\":%llu",
+                        (unsigned long)h.blocks, (unsigned long long)(bits / 8),
+                        (unsigned long long)f->bytes);
+    if (h.n != 0) {
+        sqlite3_str_appendf(json, ",\"n\":%llu,\"p\":%!.15g", (unsigned long long)h.n, h.p);
+    } else {
+        sqlite3_str_appendall(json, ",\"n\":null,\"p\":null");
+    }
+    sqlite3_str_appendf(json,
+                        ",\"keys_added\":%llu,\"bits_set\":%llu,\"fill_ratio\":%!.15g,"
+                        "\"estimated_fp_rate\":%!.15g",
+                        (unsigned long long)h.keys, (unsigned long long)set,
+                        (double)set / (double)bits, rate);
+}
+
+const sql_kind parquet_sql = {
+    .kind = &parquet_kind,
+    .build_state_bytes = sizeof(parquet_build_state),
+    .build_size = parquet_sql_build_size,
+    .build_hash = parquet_sql_build_hash,
+    .build_add = parquet_sql_build_add,
+    .build_finish = parquet_sql_build_finish,
+    .info = parquet_sql_info,
+};
