@@ -68,6 +68,12 @@ static const char files_function[] = "bloom_parquet_filters";
 ** later would have to add more than 200 bytes to be refused. */
 enum { FILES_HEADER_WINDOW = 256 };
 
+/* The created_by of @dsnp/parquetjs (1.8.7 writes it without a version), whose filters of any
+** other type than BYTE_ARRAY hold the hashes of the values' decimal text (issue 23; its INT64
+** filters in tests/parquet/parquetjs.parquet do): a reader following the format would take
+** them as not holding the values they were built from. */
+#define PARQUETJS "@dsnp/parquetjs"
+
 /* A row: a column chunk with a Bloom filter offset. */
 typedef struct files_row {
     sqlite3_int64 row_group;
@@ -529,6 +535,14 @@ static int files_read_filter(files_cursor *c, char **error) {
     c->read = 1;
     if (row->encrypted) {
         return files_problem(c, "its column is encrypted, and so is its filter");
+    }
+    if (c->created_by != NULL && strncmp(c->created_by, PARQUETJS, strlen(PARQUETJS)) == 0 &&
+        row->physical_type != PARQUET_BYTE_ARRAY) {
+        return files_problem(c,
+                             "written by %s, which hashes a number as its decimal text, not as "
+                             "Parquet's plain encoding: its filter would miss values the column "
+                             "holds",
+                             PARQUETJS);
     }
     if (row->offset < PARQUET_MAGIC_BYTES || (uint64_t)row->offset >= c->data_end) {
         return files_problem(c,

@@ -6,6 +6,8 @@
 ** compression, a file shortened while a statement reads it, and every byte of the footer
 ** changed in turn. Every error, and every problem of a row, verbatim.
 **
+** First, each filter of the fixture given back by bloom_to_parquet is the file's bytes.
+**
 ** Usage: test_parquet_files EXTENSION FIXTURES_DIR SCRATCH_DIR
 ** (FIXTURES_DIR is tests/parquet; the files are written to SCRATCH_DIR, the working directory
 ** from then on, so that messages name them as written.)
@@ -85,6 +87,30 @@ static void write_footer_length(const char *name, uint32_t length) {
         copy[good_size - 8 + i] = (uint8_t)(length >> (8 * i));
     }
     write_bytes(name, copy, good_size);
+}
+
+/* Each filter of the fixture, given back by bloom_to_parquet, is the file's bytes at its offset:
+** DuckDB's header, then the bitset. */
+static void test_filters_are_the_files_bytes(sqlite3 *db) {
+    write_bytes("good.parquet", good, good_size);
+    sqlite3_stmt *stmt = NULL;
+    int same = 0, rows = 0;
+    CHECK(sqlite3_prepare_v2(db,
+                             "SELECT bloom_filter_offset, bloom_filter_length, "
+                             "bloom_to_parquet(filter) FROM bloom_parquet_filters('good.parquet')",
+                             -1, &stmt, NULL) == SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        sqlite3_int64 offset = sqlite3_column_int64(stmt, 0),
+                      length = sqlite3_column_int64(stmt, 1);
+        const void *bytes = sqlite3_column_blob(stmt, 2);
+        same += bytes != NULL && sqlite3_column_bytes(stmt, 2) == length &&
+                (size_t)(offset + length) <= good_size &&
+                memcmp(bytes, good + offset, (size_t)length) == 0;
+        rows++;
+    }
+    CHECK(sqlite3_finalize(stmt) == SQLITE_OK);
+    CHECK_U64(rows, 9);
+    CHECK_U64(same, 9);
 }
 
 /* Every prefix of the file is refused, with the reason of the shortest and the longest. */
@@ -329,6 +355,7 @@ int main(int argc, char **argv) {
                 err ? err : sqlite3_errmsg(db));
         return 2;
     }
+    test_filters_are_the_files_bytes(db);
     test_truncated_files(db);
     test_truncated_footers(db);
     test_file_frame(db);

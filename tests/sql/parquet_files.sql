@@ -19,13 +19,21 @@ FROM bloom_parquet_filters('types.parquet');
 -- => 0|s.b|BYTE_ARRAY|96|100|1863|47|DuckDB version v1.5.6 (build 069cc9f9b5)|NULL
 -- => 0|l.list.element|INT64|96|200|1910|47|DuckDB version v1.5.6 (build 069cc9f9b5)|NULL
 
--- Each filter is a 'parquet' filter of the column's type, whose bitset is the file's bytes.
-SELECT column_path, json_extract(bloom_info(filter), '$.kind'),
-       json_extract(bloom_info(filter), '$.physical_type'), json_extract(bloom_info(filter), '$.blocks')
+-- Each filter is a 'parquet' filter of the column's type (n, p and keys added not known).
+SELECT column_path, json_extract(bloom_info(filter), '$.layout'),
+       json_extract(bloom_info(filter), '$.physical_type'),
+       json_extract(bloom_info(filter), '$.type_length'), json_extract(bloom_info(filter), '$.blocks'),
+       json_extract(bloom_info(filter), '$.n'), json_extract(bloom_info(filter), '$.keys_added')
 FROM bloom_parquet_filters('types.parquet') WHERE column_path IN ('i32', 'u', 'txt');
--- => i32|parquet|INT32|1
--- => txt|parquet|BYTE_ARRAY|1
--- => u|parquet|FIXED_LEN_BYTE_ARRAY|1
+-- => i32|parquet|INT32|NULL|1|NULL|0
+-- => txt|parquet|BYTE_ARRAY|NULL|1|NULL|0
+-- => u|parquet|FIXED_LEN_BYTE_ARRAY|16|1|NULL|0
+-- bloom_to_parquet gives back what DuckDB stored: its 15-byte header, then the bitset
+-- (tests/test_parquet_files.c compares them with the file's bytes).
+SELECT count(*), sum(length(bloom_to_parquet(filter)) = bloom_filter_length),
+       group_concat(DISTINCT hex(substr(bloom_to_parquet(filter), 1, 15)))
+FROM bloom_parquet_filters('types.parquet');
+-- => 9|9|15401C1C00001C1C00001C1C000000
 
 -- The values the file holds are found in their column's filter; others are not.
 CREATE TABLE probes(column_path TEXT, key, present INTEGER);
@@ -53,19 +61,33 @@ SELECT row_group, column_path, bloom_filter_length FROM bloom_parquet_filters('r
 -- => 2|key|144
 -- => 2|part|47
 SELECT row_group FROM bloom_parquet_filters('row_groups.parquet')
-WHERE column_path = 'key' AND bloom_might_contain(filter, 'k150');
+WHERE column_path = 'key' AND bloom_might_contain(filter, 'k120');
 -- => 1
+-- Every key of the file against every row group's filter: each found in its own row group, and
+-- in another for 7 keys, which DuckDB 1.5.6's parquet_bloom_probe answers the same (its small
+-- filters' false positives): the same 900 answers.
+WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < 299),
+  found AS (SELECT n.k, (SELECT group_concat(row_group, ',') FROM
+                           (SELECT row_group FROM bloom_parquet_filters('row_groups.parquet')
+                            WHERE column_path = 'key' AND bloom_might_contain(filter, 'k' || n.k)
+                            ORDER BY row_group)) AS groups FROM n)
+SELECT sum(groups = CAST(k / 100 AS TEXT)),
+       group_concat(CASE WHEN groups != CAST(k / 100 AS TEXT) THEN 'k' || k || ':' || groups END, ' ')
+FROM found;
+-- => 293|k150:1,2 k184:0,1 k215:0,2 k257:1,2 k261:1,2 k271:0,2 k298:0,2
 SELECT row_group FROM bloom_parquet_filters('row_groups.parquet')
 WHERE column_path = 'part' AND bloom_might_contain(filter, 2);
 -- => 2
 
 -- @dsnp/parquetjs: bloom_filter_offset without bloom_filter_length (NULL here), the header's
--- unions empty; the length comes from the header.
+-- unions empty; the length comes from the header. It hashes a number as its decimal text: its
+-- INT64 filter holds the hashes of '10', '20' and '30', so that it would answer 0 for 30, a
+-- value the column holds. That filter is a problem, not a filter.
 SELECT column_path, physical_type, length(filter), bloom_filter_offset, bloom_filter_length,
-       created_by, bloom_might_contain(filter, CASE column_path WHEN 'name' THEN 'kiwi' ELSE 30 END)
+       created_by, bloom_might_contain(filter, 'kiwi'), bloom_might_contain(filter, 'pear'), problem
 FROM bloom_parquet_filters('parquetjs.parquet');
--- => name|BYTE_ARRAY|1088|330|NULL|@dsnp/parquetjs|1
--- => quantity|INT64|1088|1364|NULL|@dsnp/parquetjs|1
+-- => name|BYTE_ARRAY|1088|330|NULL|@dsnp/parquetjs|1|0|NULL
+-- => quantity|INT64|NULL|1364|NULL|@dsnp/parquetjs|NULL|NULL|written by @dsnp/parquetjs, which hashes a number as its decimal text, not as Parquet's plain encoding: its filter would miss values the column holds
 
 -- A file without filters has no rows; a NULL path neither.
 SELECT count(*) FROM bloom_parquet_filters('no_filters.parquet');
@@ -127,5 +149,5 @@ SELECT count(*) FROM bloom_parquet_filters('types.parquet');
 -- error TOOBIG: bloom_parquet_filters: 'types.parquet': a footer of 1135 bytes, more than SQLITE_LIMIT_LENGTH (1000)
 SELECT column_path, filter, problem FROM bloom_parquet_filters('parquetjs.parquet');
 -- => name|NULL|its filter would be 1088 bytes, more than SQLITE_LIMIT_LENGTH (1000)
--- => quantity|NULL|its filter would be 1088 bytes, more than SQLITE_LIMIT_LENGTH (1000)
+-- => quantity|NULL|written by @dsnp/parquetjs, which hashes a number as its decimal text, not as Parquet's plain encoding: its filter would miss values the column holds
 --! limit length 1000000000
