@@ -359,7 +359,7 @@ static int files_visit(void *state, const parquet_chunk *chunk) {
 /* Walks the footer, read whole, into the cursor's rows. */
 static int files_scan(files_cursor *c, const uint8_t *footer, uint32_t bytes) {
     char why[PARQUET_WHY_MAX];
-    uint32_t leaves;
+    uint32_t leaves = 0;
     parquet_status status = parquet_footer_leaves(footer, bytes, &leaves, why);
     if (status != PARQUET_OK) {
         return files_errorf(c, SQLITE_ERROR, "", ": %s", why);
@@ -381,8 +381,8 @@ static int files_scan(files_cursor *c, const uint8_t *footer, uint32_t bytes) {
 static int files_load(files_cursor *c) {
     char why[PARQUET_WHY_MAX];
     uint8_t tail[PARQUET_TAIL_BYTES] = {0}, head[PARQUET_MAGIC_BYTES];
-    uint64_t size, offset;
-    uint32_t length;
+    uint64_t size = 0, offset = 0;
+    uint32_t length = 0;
     if (files_size(c, &size) != 0 ||
         (size >= PARQUET_MIN_FILE_BYTES &&
          files_read(c, size - PARQUET_TAIL_BYTES, tail, sizeof tail) != 0)) {
@@ -551,7 +551,7 @@ static int files_read_filter(files_cursor *c, char **error) {
                              (long long)row->offset, PARQUET_MAGIC_BYTES,
                              (unsigned long long)c->data_end - 1);
     }
-    parquet_bloom_header h;
+    parquet_bloom_header h = {0, 0};
     int rc = files_read_header(c, row, &h, error);
     if (rc != SQLITE_OK || c->problem != NULL) {
         return rc;
