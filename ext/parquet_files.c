@@ -68,6 +68,9 @@ static const char files_function[] = "bloom_parquet_filters";
 ** later would have to add more than 200 bytes to be refused. */
 enum { FILES_HEADER_WINDOW = 256 };
 
+/* Parquet's Type enum value BOOLEAN, which parquet_core's types leave out (its 0 is "untyped"). */
+enum { PARQUET_TYPE_BOOLEAN = 0 };
+
 /* The created_by of @dsnp/parquetjs (1.8.7 writes it without a version), whose filters of any
 ** other type than BYTE_ARRAY hold the hashes of the values' decimal text (issue 23; its INT64
 ** filters in tests/parquet/parquetjs.parquet do): a reader following the format would take
@@ -569,6 +572,12 @@ static int files_read_filter(files_cursor *c, char **error) {
                              "byte %llu",
                              h.num_bytes, (unsigned long long)c->data_end);
     }
+    if (row->physical_type == PARQUET_TYPE_BOOLEAN) {
+        return files_problem(c, "its column is BOOLEAN, which no 'parquet' filter is");
+    }
+    if (parquet_type_name(row->physical_type) == NULL) {
+        return files_problem(c, "its physical type, %d, is none of Parquet's", row->physical_type);
+    }
     char why[FILTER_WHY_MAX];
     uint32_t type_length = row->type_length > 0 ? (uint32_t)row->type_length : 0;
     if (parquet_check_bitset(h.num_bytes, row->physical_type, type_length, why) != FILTER_OK) {
@@ -630,6 +639,12 @@ static void files_result_filter(files_cursor *c, sqlite3_context *ctx, int colum
     }
 }
 
+/* Parquet's name of a physical type, BOOLEAN too (which no 'parquet' filter is); NULL for a
+** value the format does not define. */
+static const char *files_type_name(int32_t type) {
+    return type == PARQUET_TYPE_BOOLEAN ? "BOOLEAN" : parquet_type_name(type);
+}
+
 /* Gives v to ctx, or NULL when it is -1 (absent). */
 static void files_result_count(sqlite3_context *ctx, sqlite3_int64 v) {
     if (v >= 0) {
@@ -649,8 +664,8 @@ static int files_column(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, int c
         sqlite3_result_text(ctx, row->column_path, -1, SQLITE_TRANSIENT);
         break;
     case COLUMN_PHYSICAL_TYPE:
-        if (parquet_type_name(row->physical_type) != NULL) {
-            sqlite3_result_text(ctx, parquet_type_name(row->physical_type), -1, SQLITE_STATIC);
+        if (files_type_name(row->physical_type) != NULL) {
+            sqlite3_result_text(ctx, files_type_name(row->physical_type), -1, SQLITE_STATIC);
         }
         break;
     case COLUMN_FILTER:

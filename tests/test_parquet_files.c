@@ -3,8 +3,9 @@
 ** made here from tests/parquet/types.parquet: every truncation of the file and of its footer, a
 ** footer length past the file, the magic bytes changed, Bloom filter offsets and lengths outside
 ** the file's data or disagreeing with the header, headers of another algorithm, hash or
-** compression, a file shortened while a statement reads it, and every byte of the footer
-** changed in turn. Every error, and every problem of a row, verbatim.
+** compression, a file shortened while a statement reads it, files made here (a header longer
+** than the reader reads, an encrypted column, BOOLEAN and undefined physical types), and every
+** byte of the footer changed in turn. Every error, and every problem of a row, verbatim.
 **
 ** First, each filter of the fixture given back by bloom_to_parquet is the file's bytes.
 **
@@ -301,6 +302,100 @@ static void test_file_shortened(sqlite3 *db) {
     sqlite3_finalize(stmt);
 }
 
+/* Bytes being written: a file made here. */
+typedef struct bytes_out {
+    uint8_t bytes[2048];
+    size_t size;
+} bytes_out;
+
+/* Appends size bytes. */
+static void put(bytes_out *o, const void *bytes, size_t size) {
+    memcpy(o->bytes + o->size, bytes, size);
+    o->size += size;
+}
+
+/* Appends a byte. */
+static void put_byte(bytes_out *o, unsigned v) {
+    uint8_t byte = (uint8_t)v;
+    put(o, &byte, 1);
+}
+
+/* Appends v, a non-negative i32 or i64, zigzag-mapped as a varint (Thrift's compact protocol). */
+static void put_zigzag(bytes_out *o, uint64_t v) {
+    for (v <<= 1; v >= 0x80; v >>= 7) {
+        put_byte(o, (unsigned)(v & 0x7F) | 0x80);
+    }
+    put_byte(o, (unsigned)v);
+}
+
+/* The Bloom filter a file made here holds at byte 4: a header of header_size bytes (with a
+** 32-byte bitset of ones after it), a column `x` of physical type `type`, its chunk encrypted
+** (crypto_metadata) or not, its bloom_filter_length given or not. */
+typedef struct made_file {
+    const uint8_t *header;
+    size_t header_size;
+    int type, encrypted, with_length;
+} made_file;
+
+/* Writes the file: PAR1, the filter, a footer of one leaf and one row group, its length, PAR1. */
+static void write_made_file(const char *name, const made_file *m) {
+    bytes_out o = {{0}, 0};
+    uint8_t ones[32];
+    memset(ones, 0xFF, sizeof ones);
+    put(&o, "PAR1", 4);
+    put(&o, m->header, m->header_size);
+    put(&o, ones, sizeof ones);
+    size_t footer = o.size;
+    put(&o, "\x15\x02\x19\x2C\x55\x02\x00\x15", 8); /* version, schema: root, leaf type */
+    put_zigzag(&o, (uint64_t)m->type);
+    put(&o, "\x00\x16\x02\x19\x1C\x19\x1C\x26\x00\x1C\x15", 11); /* rows, a group, a chunk */
+    put_zigzag(&o, (uint64_t)m->type);
+    put(&o, "\x29\x18\x01x\x26\x02\x96", 7); /* path ["x"], num_values 1, offset: */
+    put_zigzag(&o, 4);
+    if (m->with_length) {
+        put_byte(&o, 0x15);
+        put_zigzag(&o, m->header_size + sizeof ones);
+    }
+    put_byte(&o, 0x00); /* the end of meta_data */
+    if (m->encrypted) {
+        put(&o, "\x5C\x1C\x00\x00", 4); /* crypto_metadata: ENCRYPTION_WITH_FOOTER_KEY */
+    }
+    put(&o, "\x00\x00\x00", 3); /* the ends of the chunk, the group, FileMetaData */
+    uint32_t length = (uint32_t)(o.size - footer);
+    put(&o, (uint8_t[]){length & 0xFF, length >> 8 & 0xFF, 0, 0}, 4);
+    put(&o, "PAR1", 4);
+    write_bytes(name, o.bytes, o.size);
+}
+
+/* Files made here: a header longer than this reader reads, an encrypted column, physical types
+** without a filter; the rowid. */
+static void test_made_files(sqlite3 *db) {
+    static const uint8_t duckdb[] = {0x15, 0x40, 0x1C, 0x1C, 0x00, 0x00, 0x1C, 0x1C,
+                                     0x00, 0x00, 0x1C, 0x1C, 0x00, 0x00, 0x00};
+    static uint8_t long_header[400];
+    memcpy(long_header, duckdb, sizeof duckdb - 1);
+    long_header[14] = 0x18; /* field 5, a binary of 300 bytes the reader skips */
+    long_header[15] = 0xAC;
+    long_header[16] = 0x02;
+    long_header[17 + 300] = 0x00;
+    static const char query[] = "SELECT rowid, column_path, physical_type, length(filter), problem "
+                                "FROM bloom_parquet_filters('made.parquet')";
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 0, 1});
+    check_sql(db, query, "0|x|INT64|96|NULL");
+    write_made_file("made.parquet", &(made_file){long_header, 17 + 300 + 1, 2, 0, 0});
+    check_sql(db, query,
+              "0|x|INT64|NULL|its header is longer than the 256 bytes this reader reads");
+    write_made_file("made.parquet", &(made_file){long_header, 17 + 300 + 1, 2, 0, 1});
+    check_sql(db, query,
+              "0|x|INT64|NULL|its header is longer than the 256 bytes this reader reads");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 1, 1});
+    check_sql(db, query, "0|x|INT64|NULL|its column is encrypted, and so is its filter");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 0, 0, 1});
+    check_sql(db, query, "0|x|BOOLEAN|NULL|its column is BOOLEAN, which no 'parquet' filter is");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 9, 0, 1});
+    check_sql(db, query, "0|x|NULL|NULL|its physical type, 9, is none of Parquet's");
+}
+
 /* Every byte of the footer set to 0x00, then 0xFF, in turn: rows or an error, nothing else. */
 static void test_footer_bytes_changed(sqlite3 *db) {
     static uint8_t copy[sizeof good];
@@ -362,6 +457,7 @@ int main(int argc, char **argv) {
     test_filter_places(db);
     test_filter_headers(db);
     test_file_shortened(db);
+    test_made_files(db);
     test_footer_bytes_changed(db);
     sqlite3_close(db);
     return check_report("test_parquet_files");
