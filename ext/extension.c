@@ -15,6 +15,7 @@
 #include "filter_functions.h"
 #include "in_place_functions.h"
 #include "live_table.h"
+#include "parquet_files.h"
 #include "sql_function.h"
 #include "sqlite_bloom.h"
 
@@ -115,10 +116,15 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
             return rc;
         }
     }
+    const char *module = "bloom";
     int rc = live_table_register(db);
+    if (rc == SQLITE_OK) {
+        module = "bloom_parquet_filters";
+        rc = parquet_files_register(db);
+    }
     if (rc != SQLITE_OK && pzErrMsg != NULL) {
         *pzErrMsg =
-            sqlite3_mprintf("bloom: cannot register the module bloom: %s", sqlite3_errmsg(db));
+            sqlite3_mprintf("bloom: cannot register the module %s: %s", module, sqlite3_errmsg(db));
     }
     return rc;
 }

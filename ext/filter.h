@@ -21,7 +21,8 @@
 enum {
     FILTER_HEADER_BYTES = 64,  /* the header of every kind: the prelude and 56 bytes of its own */
     FILTER_FORMAT_VERSION = 2, /* the newest format version this code reads */
-    FILTER_WHY_MAX = 256       /* buffer size for a validation message */
+    FILTER_WHY_MAX = 256,      /* buffer size for a validation message */
+    FILTER_TYPE_TEXT_MAX = 48  /* buffer size for the name of the type of a filter's values */
 };
 
 /* Prelude offsets. */
@@ -144,8 +145,9 @@ typedef struct filter_kind {
     const char *full_advice;
     /* Optional: for a kind whose filters hold values of one type (a Parquet column's), whose add
     ** and add_io answer FILTER_REFUSED for a key of another, the type f holds, for messages
-    ** ("INT64"). NULL: every key can be added. */
-    const char *(*value_type)(const filter_view *f);
+    ** ("INT64", "FIXED_LEN_BYTE_ARRAY(16)"), written to buf (FILTER_TYPE_TEXT_MAX bytes) or a
+    ** constant; returned. NULL: every key can be added. */
+    const char *(*value_type)(const filter_view *f, char *buf);
 } filter_kind;
 
 /* A filter_io over the bytes of io from offset base on: a part of a filter as a filter. */

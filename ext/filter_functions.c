@@ -69,7 +69,8 @@ static void bloom_change_filter(sqlite3_context *ctx, sqlite3_value **argv, cons
     if (status == FILTER_ABSENT) {
         sql_error_not_removed(ctx, func, argv[1]);
     } else if (status == FILTER_REFUSED) {
-        sql_error_refused(ctx, func, argv[1], f.kind->value_type(&f));
+        char type[FILTER_TYPE_TEXT_MAX];
+        sql_error_refused(ctx, func, argv[1], f.kind->value_type(&f, type));
     } else {
         sql_error_full(ctx, func, "the key", f.kind);
     }

@@ -20,7 +20,8 @@ static void in_place_operation_error(stored_filter *s, sqlite3_value *key, filte
     if (status == FILTER_ABSENT) {
         sql_error_not_removed(s->ctx, s->func, key);
     } else if (status == FILTER_REFUSED) {
-        sql_error_refused(s->ctx, s->func, key, s->view.kind->value_type(&s->view));
+        char type[FILTER_TYPE_TEXT_MAX];
+        sql_error_refused(s->ctx, s->func, key, s->view.kind->value_type(&s->view, type));
     } else if (status == FILTER_FULL) {
         sql_error_full(s->ctx, s->func, "the key", s->view.kind);
     } else {

@@ -8,7 +8,7 @@
 ** count-min sketch, kind = 'countmin', epsilon = E, delta = D, update = U; or
 ** no arguments, for filters loaded from BLOBs alone) declares
 **
-**     CREATE TABLE t(name TEXT, key HIDDEN, filter BLOB HIDDEN,
+**     CREATE TABLE t(name TEXT, key BLOB HIDDEN, filter BLOB HIDDEN,
 **                    count INTEGER HIDDEN)
 **
 ** 1. A row of t is a filter, by its name (NULL: the unnamed filter, which a
@@ -46,7 +46,7 @@
 enum { COLUMN_NAME, COLUMN_KEY, COLUMN_FILTER, COLUMN_COUNT };
 
 static const char live_declaration[] =
-    "CREATE TABLE x(name TEXT, key HIDDEN, filter BLOB HIDDEN, count INTEGER HIDDEN)";
+    "CREATE TABLE x(name TEXT, key BLOB HIDDEN, filter BLOB HIDDEN, count INTEGER HIDDEN)";
 
 /* A plan's idxNum: which constraints its arguments hold, in this order. */
 enum {
@@ -970,9 +970,11 @@ static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_v
         return live_io_error(t);
     }
     if (status == FILTER_FULL || status == FILTER_REFUSED) {
-        char *message = status == FILTER_FULL
-                            ? sql_full_message(t->name, "the key", f->view.kind)
-                            : sql_refused_message(t->name, key, f->view.kind->value_type(&f->view));
+        char type[FILTER_TYPE_TEXT_MAX];
+        char *message =
+            status == FILTER_FULL
+                ? sql_full_message(t->name, "the key", f->view.kind)
+                : sql_refused_message(t->name, key, f->view.kind->value_type(&f->view, type));
         if (message == NULL) {
             return SQLITE_NOMEM;
         }

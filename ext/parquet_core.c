@@ -7,7 +7,16 @@
 #include "little_endian.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* The vector code of blocks: AVX2 on x86-64, chosen once, when the dynamic linker resolves the
+** block functions (ELF ifuncs, whose resolvers ask the CPU itself: no state kept here). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#define PARQUET_AVX2 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 /* Offsets of the header's fields, after the prelude. */
 enum {
@@ -47,6 +56,18 @@ enum { TYPE_COUNT = sizeof parquet_type_names / sizeof parquet_type_names[0] };
 
 const char *parquet_type_name(int type) {
     return type > PARQUET_UNTYPED && type < TYPE_COUNT ? parquet_type_names[type] : NULL;
+}
+
+const char *parquet_type_text(int type, uint32_t type_length, char *buf) {
+    const char *name = parquet_type_name(type);
+    if (name == NULL) {
+        return "no type yet";
+    }
+    if (type == PARQUET_FIXED_LEN_BYTE_ARRAY && type_length != 0) {
+        snprintf(buf, FILTER_TYPE_TEXT_MAX, "%s(%lu)", name, (unsigned long)type_length);
+        return buf;
+    }
+    return name;
 }
 
 int parquet_type_named(const char *name) {
@@ -378,37 +399,28 @@ static uint64_t parquet_block_offset(uint64_t h, uint32_t blocks) {
     return FILTER_HEADER_BYTES + ((h >> 32) * blocks >> 32) * PARQUET_BLOCK_BYTES;
 }
 
-/* The eight words' bits of hash h: word j's bit in mask[j]. */
-static void parquet_block_mask(uint64_t h, uint32_t mask[8]) {
-    uint32_t x = (uint32_t)h;
-    for (int j = 0; j < 8; j++) {
-        mask[j] = UINT32_C(1) << ((x * parquet_salt[j]) >> 27);
-    }
+/* Word j's bit of hash h: 1 << ((low32(h) * salt[j]) >> 27). */
+static inline uint32_t parquet_word_bit(uint64_t h, int j) {
+    return UINT32_C(1) << (((uint32_t)h * parquet_salt[j]) >> 27);
 }
 
 /* Whether the block at block has every bit of hash h set: the portable code. */
 static int parquet_block_test_portable(const uint8_t *block, uint64_t h) {
-    uint32_t mask[8];
-    parquet_block_mask(h, mask);
     uint32_t missing = 0;
     for (int j = 0; j < 8; j++) {
-        missing |= mask[j] & ~le_load32(block + 4 * j);
+        missing |= parquet_word_bit(h, j) & ~le_load32(block + 4 * j);
     }
     return missing == 0;
 }
 
 /* Sets the bits of hash h in the block at block: the portable code. */
 static void parquet_block_set_portable(uint8_t *block, uint64_t h) {
-    uint32_t mask[8];
-    parquet_block_mask(h, mask);
     for (int j = 0; j < 8; j++) {
-        le_store32(block + 4 * j, le_load32(block + 4 * j) | mask[j]);
+        le_store32(block + 4 * j, le_load32(block + 4 * j) | parquet_word_bit(h, j));
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-
+#if defined(PARQUET_AVX2)
 /* The eight masks of hash h in one AVX2 register: 1 << ((x * salt[j]) >> 27) in lane j. */
 __attribute__((target("avx2"))) static inline __m256i parquet_mask_avx2(uint64_t h) {
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)parquet_salt);
@@ -430,17 +442,58 @@ __attribute__((target("avx2"))) static void parquet_block_set_avx2(uint8_t *bloc
     _mm256_storeu_si256((__m256i *)(void *)block, _mm256_or_si256(words, parquet_mask_avx2(h)));
 }
 
-int parquet_has_vector_code(void) {
-    return __builtin_cpu_supports("avx2");
+/* Whether the CPU has AVX2 and the system saves its registers. Run by the dynamic linker before
+** a sanitizer's runtime may be ready, so neither instrumented nor calling what is. */
+__attribute__((no_sanitize("address", "undefined", "thread"), no_stack_protector)) static int
+parquet_cpu_has_avx2(void) {
+    unsigned a, b, c, d, xcr0_low, xcr0_high;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) {
+        return 0;
+    }
+    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    (void)xcr0_high;
+    /* XCR0 bits 1 and 2: the system saves the XMM and YMM state. */
+    return (xcr0_low & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
 }
+
+int parquet_has_vector_code(void) {
+    return parquet_cpu_has_avx2();
+}
+
+/* The resolvers of parquet_block_test and parquet_block_set, run once by the dynamic linker. */
+__attribute__((used, no_sanitize("address", "undefined", "thread"),
+               no_stack_protector)) static int (*parquet_resolve_test(void))(const uint8_t *,
+                                                                             uint64_t) {
+    return parquet_cpu_has_avx2() ? parquet_block_test_avx2 : parquet_block_test_portable;
+}
+
+__attribute__((used, no_sanitize("address", "undefined", "thread"),
+               no_stack_protector)) static void (*parquet_resolve_set(void))(uint8_t *, uint64_t) {
+    return parquet_cpu_has_avx2() ? parquet_block_set_avx2 : parquet_block_set_portable;
+}
+
+/* Whether the block at block has every bit of hash h set, and sets them, by the fastest code the
+** CPU runs. */
+static int parquet_block_test(const uint8_t *block, uint64_t h)
+    __attribute__((ifunc("parquet_resolve_test")));
+static void parquet_block_set(uint8_t *block, uint64_t h)
+    __attribute__((ifunc("parquet_resolve_set")));
 #else
 int parquet_has_vector_code(void) {
     return 0;
 }
+
+static int parquet_block_test(const uint8_t *block, uint64_t h) {
+    return parquet_block_test_portable(block, h);
+}
+
+static void parquet_block_set(uint8_t *block, uint64_t h) {
+    parquet_block_set_portable(block, h);
+}
 #endif
 
 int parquet_block_test_by(const uint8_t *block, uint64_t h, int vector) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(PARQUET_AVX2)
     if (vector) {
         return parquet_block_test_avx2(block, h);
     }
@@ -450,7 +503,7 @@ int parquet_block_test_by(const uint8_t *block, uint64_t h, int vector) {
 }
 
 void parquet_block_set_by(uint8_t *block, uint64_t h, int vector) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(PARQUET_AVX2)
     if (vector) {
         parquet_block_set_avx2(block, h);
         return;
@@ -458,16 +511,6 @@ void parquet_block_set_by(uint8_t *block, uint64_t h, int vector) {
 #endif
     (void)vector;
     parquet_block_set_portable(block, h);
-}
-
-/* Whether the block at block has every bit of hash h set, by the fastest code the CPU runs. */
-static int parquet_block_test(const uint8_t *block, uint64_t h) {
-    return parquet_block_test_by(block, h, parquet_has_vector_code());
-}
-
-/* Sets the bits of hash h in the block at block, by the fastest code the CPU runs. */
-static void parquet_block_set(uint8_t *block, uint64_t h) {
-    parquet_block_set_by(block, h, parquet_has_vector_code());
 }
 
 /* The hashes a key stands for in a filter: its value's, and the other zero's for a zero. */
@@ -538,11 +581,12 @@ static filter_status parquet_kind_compatible(const filter_view *a, const filter_
     }
     if (ha.type != PARQUET_UNTYPED && hb.type != PARQUET_UNTYPED &&
         (ha.type != hb.type || ha.type_length != hb.type_length)) {
+        char a_type[FILTER_TYPE_TEXT_MAX], b_type[FILTER_TYPE_TEXT_MAX];
         return filter_invalid(why,
-                              "incompatible filters: values of %s (length %lu) and of %s "
-                              "(length %lu)",
-                              parquet_type_name(ha.type), (unsigned long)ha.type_length,
-                              parquet_type_name(hb.type), (unsigned long)hb.type_length);
+                              "incompatible filters: values of %s and of %s; a union holds the "
+                              "values of one Parquet column",
+                              parquet_type_text(ha.type, ha.type_length, a_type),
+                              parquet_type_text(hb.type, hb.type_length, b_type));
     }
     return FILTER_OK;
 }
@@ -617,10 +661,9 @@ static filter_status parquet_kind_add_io(const filter_view *f, filter_io *io, ke
                : FILTER_OK;
 }
 
-/* The kind's value_type: the physical type its keys are values of. */
-static const char *parquet_kind_value_type(const filter_view *f) {
-    const char *name = parquet_type_name(f->blob[OFF_TYPE]);
-    return name != NULL ? name : "no type yet";
+/* The kind's value_type: the physical type its keys are values of, with its length. */
+static const char *parquet_kind_value_type(const filter_view *f, char *buf) {
+    return parquet_type_text(f->blob[OFF_TYPE], le_load32(f->blob + OFF_TYPE_LENGTH), buf);
 }
 
 const filter_kind parquet_kind = {

@@ -58,6 +58,11 @@ typedef struct parquet_header {
 /* The name of a physical type as Parquet writes it ("INT64"), or NULL for none of them. */
 const char *parquet_type_name(int type);
 
+/* The name of a type as messages show it: its name, with its length for a FIXED_LEN_BYTE_ARRAY
+** of a known length ("FIXED_LEN_BYTE_ARRAY(16)"), written to buf (FILTER_TYPE_TEXT_MAX bytes),
+** or "no type yet". */
+const char *parquet_type_text(int type, uint32_t type_length, char *buf);
+
 /* The physical type of that name (a PARQUET_* above), or -1. */
 int parquet_type_named(const char *name);
 

@@ -127,7 +127,7 @@ static parquet_status thrift_varint(thrift_reader *r, uint64_t *v) {
 static parquet_status thrift_int(thrift_reader *r, int64_t min, int64_t max, const char *type_name,
                                  int64_t *v) {
     size_t start = r->at;
-    uint64_t zigzag;
+    uint64_t zigzag = 0;
     parquet_status status = thrift_varint(r, &zigzag);
     if (status != PARQUET_OK) {
         return status;
@@ -164,7 +164,7 @@ static parquet_status thrift_size(thrift_reader *r, const char *what, uint64_t *
 /* Reads a binary (a string too): a pointer into the bytes and its length. */
 static parquet_status thrift_binary(thrift_reader *r, parquet_text *out) {
     size_t start = r->at;
-    uint64_t length;
+    uint64_t length = 0;
     parquet_status status = thrift_size(r, "a binary length", &length);
     if (status != PARQUET_OK) {
         return status;
@@ -242,7 +242,7 @@ static parquet_status thrift_struct(thrift_reader *r, int depth, thrift_field_re
     }
     int32_t id = 0;
     for (;;) {
-        uint8_t type;
+        uint8_t type = THRIFT_STOP;
         parquet_status status = thrift_field(r, &type, &id);
         if (status != PARQUET_OK || type == THRIFT_STOP) {
             return status;
@@ -261,8 +261,8 @@ static parquet_status thrift_skip_list(thrift_reader *r, int depth) {
         return thrift_invalid(r, r->at, "structs, lists and maps nested deeper than %d",
                               PARQUET_MAX_NESTING);
     }
-    uint8_t element;
-    uint32_t count;
+    uint8_t element = THRIFT_STOP;
+    uint32_t count = 0;
     parquet_status status = thrift_list(r, &element, &count);
     for (uint32_t i = 0; status == PARQUET_OK && i < count; i++) {
         status = thrift_skip(r, element, 1, depth + 1);
@@ -277,7 +277,7 @@ static parquet_status thrift_skip_map(thrift_reader *r, int depth) {
                               PARQUET_MAX_NESTING);
     }
     size_t start = r->at;
-    uint64_t count;
+    uint64_t count = 0;
     parquet_status status = thrift_size(r, "a map size", &count);
     if (status != PARQUET_OK || count == 0) {
         return status;
@@ -303,8 +303,8 @@ static parquet_status thrift_skip_map(thrift_reader *r, int depth) {
 /* Steps over a value of type, a list's or map's element or a field's value (where a boolean
 ** has no bytes); its containers are at depth. */
 static parquet_status thrift_skip(thrift_reader *r, uint8_t type, int is_element, int depth) {
-    int64_t ignored;
-    parquet_text text;
+    int64_t ignored = 0;
+    parquet_text text = {NULL, 0};
     switch (type) {
     case THRIFT_TRUE:
     case THRIFT_FALSE:
@@ -349,7 +349,7 @@ static parquet_status thrift_expect(const thrift_reader *r, uint8_t type, uint8_
 static parquet_status thrift_expect_list(thrift_reader *r, uint8_t type, uint8_t element,
                                          const char *name, uint32_t *count) {
     parquet_status status = thrift_expect(r, type, THRIFT_LIST, name);
-    uint8_t actual;
+    uint8_t actual = THRIFT_STOP;
     if (status == PARQUET_OK) {
         status = thrift_list(r, &actual, count);
     }
@@ -514,8 +514,9 @@ static parquet_status schema_read_field(thrift_reader *r, void *state, int32_t i
 
 /*
 ** Walks the schema's elements after its root and counts the leaves (no num_children, or 0);
-** with scratch, writes each leaf's type length there (-1 but for FIXED_LEN_BYTE_ARRAY), up to
-** capacity leaves.
+** with scratch, writes each leaf's type length there (-1 but for FIXED_LEN_BYTE_ARRAY), and
+** refuses more than capacity leaves once every element is read (so that a malformed element
+** is the error, whatever the scratch).
 */
 static parquet_status footer_schema_leaves(thrift_reader *r, const footer_fields *fields,
                                            int32_t *scratch, uint32_t capacity, uint32_t *leaves) {
@@ -542,14 +543,16 @@ static parquet_status footer_schema_leaves(thrift_reader *r, const footer_fields
                                   "of 0 or more",
                                   (unsigned long)i);
         }
-        if (scratch != NULL) {
-            if (*leaves >= capacity) {
-                return thrift_invalid(r, start, "more schema leaves than the %lu of the scratch",
-                                      (unsigned long)capacity);
-            }
+        if (scratch != NULL && *leaves < capacity) {
             scratch[*leaves] = fixed ? element.type_length : -1;
         }
         ++*leaves;
+    }
+    if (scratch != NULL && *leaves > capacity) {
+        snprintf(r->why, PARQUET_WHY_MAX,
+                 "the schema has %lu leaves, more than the %lu of the scratch",
+                 (unsigned long)*leaves, (unsigned long)capacity);
+        return PARQUET_INVALID;
     }
     return PARQUET_OK;
 }
@@ -576,7 +579,7 @@ typedef struct chunk_walk {
 
 /* Reads path_in_schema, a list of at most PARQUET_MAX_PATH strings, into the chunk. */
 static parquet_status chunk_read_path(thrift_reader *r, uint8_t type, chunk_walk *walk) {
-    uint32_t count;
+    uint32_t count = 0;
     parquet_status status = thrift_expect_list(r, type, THRIFT_BINARY,
                                                "ColumnMetaData.path_in_schema (field 3)", &count);
     if (status != PARQUET_OK) {
@@ -740,7 +743,7 @@ static parquet_status row_group_read_field(thrift_reader *r, void *state, int32_
                               (unsigned long)walk->chunk.row_group);
     }
     walk->has_columns = 1;
-    uint32_t count;
+    uint32_t count = 0;
     parquet_status status =
         thrift_expect_list(r, type, THRIFT_STRUCT, "RowGroup.columns (field 1)", &count);
     if (status == PARQUET_OK && count != walk->leaves) {

@@ -23,11 +23,14 @@ static int parquet_sql_build_size(sqlite3_context *ctx, build_state *common, uin
     double bytes_needed;
     filter_status status = parquet_size(n, common->p, &st->header.blocks, &bytes_needed);
     if (status == FILTER_TOO_BIG) {
+        char bitset[32]; /* exact up to 2^53, with 4 digits past 10^15 */
+        double bitset_bytes = bytes_needed - FILTER_HEADER_BYTES;
+        sqlite3_snprintf(sizeof bitset, bitset, bitset_bytes < 1e15 ? "%.0f" : "%!.4g",
+                         bitset_bytes);
         sql_errorf(ctx,
-                   "%s: a 'parquet' filter for n = %llu at p = %!.15g needs a bitset of %.0f "
+                   "%s: a 'parquet' filter for n = %llu at p = %!.15g needs a bitset of %s "
                    "bytes, more than the %d that Parquet readers take",
-                   common->func, (unsigned long long)n, common->p,
-                   bytes_needed - FILTER_HEADER_BYTES,
+                   common->func, (unsigned long long)n, common->p, bitset,
                    PARQUET_SIZED_BLOCKS_MAX * PARQUET_BLOCK_BYTES);
         return 0;
     }
@@ -47,7 +50,9 @@ static int parquet_sql_build_hash(sqlite3_context *ctx, build_state *common, sql
     parquet_build_state *st = (parquet_build_state *)common;
     *out = parquet_hash_typed(&st->header.type, st->header.type_length, key);
     if (!parquet_key_is_value(*out)) {
-        sql_error_refused(ctx, common->func, value, parquet_type_name(st->header.type));
+        char type[FILTER_TYPE_TEXT_MAX];
+        sql_error_refused(ctx, common->func, value,
+                          parquet_type_text(st->header.type, st->header.type_length, type));
         return 0;
     }
     return 1;

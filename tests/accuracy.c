@@ -113,7 +113,7 @@ static void measure(const run *r, double p) {
         added);
     char *auto_sized = sqlite3_mprintf(
         "WITH RECURSIVE s(r) AS (SELECT 0 UNION ALL SELECT r + 1 FROM s WHERE r < ?2 * ?5 - 1) "
-        "SELECT bloom_build(%s, NULL, ?4, ?6) FROM (SELECT r % ?2 AS i FROM s)",
+        "SELECT bloom_build(%s, NULL, ?4, ?6) FROM (SELECT r %% ?2 AS i FROM s)",
         added);
     sqlite3_stmt *build = prepare(r, r->copies > 0 ? auto_sized : fixed_n, NULL, 0, p);
     sqlite3_free(fixed_n);

@@ -31,6 +31,8 @@
 **                           which computes long double with 64 bits, or where
 **                           long double is double), the statement runs but its
 **                           result is not checked, and the runner says so
+**   --! chdir DIR           make DIR, relative to the script's own directory, the
+**                           working directory, for the files a statement names
 **   --! since X.Y.Z         the next statement runs only on SQLite X.Y.Z or
 **   --! before X.Y.Z        later (since), or older (before): what it shows
 **                           is a behaviour of some versions of SQLite itself
@@ -41,6 +43,11 @@
 ** Values print as NULL, integers, reals as SQLite shows them (1.0, 0.01),
 ** text as is, BLOBs as x'HEX'. The script fails if no expectation is checked.
 */
+/* chdir, which the strict -std=c11 of the build hides without it. */
+#if !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <sqlite3.h>
 
 #include "text.h"
@@ -48,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Primary result codes an "-- error CODE:" line may name. */
 static const struct {
@@ -264,6 +272,18 @@ static void set_param(runner *r, int line, const char *name, const char *query) 
     sqlite3_finalize(stmt);
 }
 
+/* Makes dir, relative to the script's directory, the working directory; exits on failure. */
+static void change_directory(const runner *r, int line, const char *dir) {
+    const char *slash = strrchr(r->script, '/');
+    int prefix = slash != NULL ? (int)(slash - r->script) + 1 : 0;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%.*s%s", prefix, r->script, dir) >= (int)sizeof path ||
+        chdir(path) != 0) {
+        fprintf(stderr, "%s:%d: cannot change to the directory %s\n", r->script, line, path);
+        exit(2);
+    }
+}
+
 /* Applies a "--! " directive. */
 static void run_directive(runner *r, int line, const char *directive) {
     long long value;
@@ -272,6 +292,8 @@ static void run_directive(runner *r, int line, const char *directive) {
     int query_at = 0;
     if (sscanf(directive, "param %63s %n", name, &query_at) == 1 && query_at > 0) {
         set_param(r, line, name, directive + query_at);
+    } else if (strncmp(directive, "chdir ", 6) == 0) {
+        change_directory(r, line, directive + 6);
     } else if (sscanf(directive, "since %d.%d.%d", &x, &y, &z) == 3) {
         r->next_since = x * 1000000 + y * 1000 + z;
     } else if (sscanf(directive, "before %d.%d.%d", &x, &y, &z) == 3) {

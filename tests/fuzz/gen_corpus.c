@@ -2,7 +2,8 @@
 ** gen_corpus.c: writes the seed corpora of the fuzz targets.
 **
 ** Usage: gen_corpus DIR, where DIR holds the directories fuzz_core, fuzz_sql,
-** fuzz_roundtrip and fuzz_live. check_corpus.cmake runs it to check (or update) the committed
+** fuzz_roundtrip, fuzz_live and fuzz_parquet_footer. check_corpus.cmake runs it to check (or
+*update) the committed
 ** corpus/: every file there is written by this program, nothing is edited by hand.
 **
 ** fuzz_core gets filter BLOBs: valid ones of every kind (empty, with keys,
@@ -13,13 +14,15 @@
 ** every kind (the kinds bloom_build builds taken from the table of kinds and
 ** tests/test_kinds.h), and targets of the in-place functions. fuzz_roundtrip
 ** gets keys of every type under every form of bloom_build, with corruptions.
-** fuzz_live gets sequences of operations on a live table of every kind.
+** fuzz_live gets sequences of operations on a live table of every kind. fuzz_parquet_footer
+** gets the footers and Bloom filters of tests/parquet's files, and a footer of every Thrift type.
 */
 #include "../test_kinds.h"
 #include "filter_kinds.h"
 #include "fuzz_input.h"
 #include "fuzz_live.h"
 #include "kind_list.h"
+#include "parquet_footer.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1859,6 +1862,120 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     write_file(dir, "fuzz_live", "page_65536", s.bytes, s.size);
 }
 
+/* ---- fuzz_parquet_footer ---- */
+
+#ifndef BLOOM_PARQUET_FIXTURES
+#error "BLOOM_PARQUET_FIXTURES must name tests/parquet (tests/fuzz/CMakeLists.txt defines it)"
+#endif
+
+/* The largest fixture of tests/parquet read here. */
+enum { MAX_FIXTURE_BYTES = 8192 };
+
+/* Reads the fixture tests/parquet/name whole into f's bytes; aborts if it cannot. */
+static void read_fixture(const char *name, seed *f) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", BLOOM_PARQUET_FIXTURES, name);
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        fuzz_fail("cannot read %s", path);
+    }
+    f->size = fread(f->bytes, 1, MAX_FIXTURE_BYTES, in);
+    if (ferror(in) || !feof(in) || fclose(in) != 0) {
+        fuzz_fail("cannot read %s whole (at most %d bytes)", path, MAX_FIXTURE_BYTES);
+    }
+}
+
+/* The first Bloom filter offset a footer's walk finds. */
+static int first_filter(void *state, const parquet_chunk *chunk) {
+    *(int64_t *)state = chunk->bloom_filter_offset;
+    return chunk->bloom_filter_offset >= 0;
+}
+
+/* Appends the bytes listed. */
+#define PUT_LITERAL(s, ...)                                                                        \
+    put_bytes(s, (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}))
+
+/* A footer whose FileMetaData holds fields of every Thrift type that a reader skips. */
+static void put_every_type_footer(seed *s) {
+    PUT_LITERAL(s, 0x15, 0x02);                   /* version (1): 1 */
+    PUT_LITERAL(s, 0x19, 0x2C);                   /* schema (2): a list of 2 structs */
+    PUT_LITERAL(s, 0x55, 0x02, 0x00);             /*   the root: num_children (5) 1 */
+    PUT_LITERAL(s, 0x15, 0x0E, 0x15, 0x20, 0x00); /*   a leaf: type (1) 7, type_length (2) 16 */
+    PUT_LITERAL(s, 0x16, 0x14);                   /* num_rows (3): 10 */
+    PUT_LITERAL(s, 0x19, 0x1C);                   /* row_groups (4): a list of 1 struct */
+    PUT_LITERAL(s, 0x19, 0x1C);                   /*   columns (1): a list of 1 struct */
+    PUT_LITERAL(s, 0x26, 0x00);                   /*     file_offset (2): 0 */
+    PUT_LITERAL(s, 0x1C);                         /*     meta_data (3) */
+    PUT_LITERAL(s, 0x15, 0x0E);                   /*       type (1): 7, FIXED_LEN_BYTE_ARRAY */
+    PUT_LITERAL(s, 0x29, 0x18, 0x01, 'u');        /*       path_in_schema (3): ["u"] */
+    PUT_LITERAL(s, 0x26, 0x14);                   /*       num_values (5): 10 */
+    PUT_LITERAL(s, 0x96, 0x08);                   /*       bloom_filter_offset (14): 4 */
+    PUT_LITERAL(s, 0x15, 0x60);                   /*       bloom_filter_length (15): 48 */
+    PUT_LITERAL(s, 0x00, 0x00, 0x00); /*     the ends of meta_data, the chunk, the group */
+    PUT_LITERAL(s, 0x28, 0x04, 't', 'e', 's', 't');     /* created_by (6): "test" */
+    PUT_LITERAL(s, 0x01, 0x28);                         /* field 20, long form: true */
+    PUT_LITERAL(s, 0x12);                               /* 21: false */
+    PUT_LITERAL(s, 0x13, 0xFF);                         /* 22: an i8 */
+    PUT_LITERAL(s, 0x14, 0xD7, 0x04);                   /* 23: an i16, -300 */
+    PUT_LITERAL(s, 0x17, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F); /* 24: a double, 1.0 */
+    PUT_LITERAL(s, 0x19, 0x31, 0x01, 0x02, 0x01);       /* 25: a list of 3 booleans */
+    PUT_LITERAL(s, 0x1A, 0x1C, 0x00);                   /* 26: a set of 1 empty struct */
+    PUT_LITERAL(s, 0x1B, 0x00);                         /* 27: an empty map */
+    PUT_LITERAL(s, 0x1B, 0x01, 0x86, 0x01, 'a', 0x02);  /* 28: a map, "a" to 1 */
+    PUT_LITERAL(s, 0x1D, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); /* 29: a uuid */
+    PUT_LITERAL(s, 0x1C, 0x1C, 0x00, 0x00); /* 30: a struct holding a struct */
+    PUT_LITERAL(s, 0x00);
+}
+
+/* fuzz_parquet_footer: the footers of tests/parquet's files, one of them whole; their first
+** Bloom filters with their headers (DuckDB's, @dsnp/parquetjs's empty unions); the header
+** Parquet writers store for 8,192 bytes; a footer of every Thrift type, alone and in a file. */
+static void write_parquet_corpus(const char *dir) {
+    static const char *const fixtures[] = {"types", "row_groups", "no_filters", "parquetjs"};
+    static seed f, s;
+    char name[64], why[PARQUET_WHY_MAX];
+    int32_t scratch[64];
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        snprintf(name, sizeof name, "%s.parquet", fixtures[i]);
+        read_fixture(name, &f);
+        uint64_t offset;
+        uint32_t length, leaves;
+        if (parquet_footer_locate(f.size, f.bytes + f.size - PARQUET_TAIL_BYTES, &offset, &length,
+                                  why) != PARQUET_OK ||
+            parquet_footer_leaves(f.bytes + offset, length, &leaves, why) != PARQUET_OK ||
+            leaves > 64) {
+            fuzz_fail("%s: %s", name, why);
+        }
+        snprintf(name, sizeof name, "footer_%s", fixtures[i]);
+        write_file(dir, "fuzz_parquet_footer", name, f.bytes + offset, length);
+        if (i == 0) {
+            write_file(dir, "fuzz_parquet_footer", "file_types", f.bytes, f.size);
+        }
+        int64_t at = -1;
+        parquet_footer_scan(f.bytes + offset, length, scratch, leaves, first_filter, &at, why);
+        parquet_bloom_header header;
+        if (at >= 0 && parquet_bloom_header_read(f.bytes + at, offset - (uint64_t)at, &header,
+                                                 why) == PARQUET_OK) {
+            snprintf(name, sizeof name, "bloom_%s", fixtures[i]);
+            write_file(dir, "fuzz_parquet_footer", name, f.bytes + at,
+                       header.header_bytes + header.num_bytes);
+        }
+    }
+    uint8_t header[PARQUET_BLOOM_HEADER_MAX];
+    write_file(dir, "fuzz_parquet_footer", "bloom_header_8192", header,
+               parquet_bloom_header_write(header, 8192));
+    s.size = 0;
+    put_every_type_footer(&s);
+    write_file(dir, "fuzz_parquet_footer", "footer_every_type", s.bytes, s.size);
+    uint32_t length = (uint32_t)s.size;
+    s.size = 0;
+    put_bytes(&s, "PAR1", 4);
+    put_every_type_footer(&s);
+    put_bytes(&s, (const uint8_t[]){length & 0xFF, length >> 8 & 0xFF, 0, 0}, 4);
+    put_bytes(&s, "PAR1", 4);
+    write_file(dir, "fuzz_parquet_footer", "file_every_type", s.bytes, s.size);
+}
+
 int main(int argc, char **argv) {
     static filter filters[MAX_FILTERS];
     if (argc != 2) {
@@ -1872,5 +1989,6 @@ int main(int argc, char **argv) {
     write_sql_corpus(argv[1], filters, count);
     write_roundtrip_corpus(argv[1]);
     write_live_corpus(argv[1], filters, count);
+    write_parquet_corpus(argv[1]);
     return 0;
 }

@@ -1,7 +1,9 @@
 /*
 ** test_oom.c: every allocation failure while the extension works ends cleanly.
 **
-** Usage: test_oom EXTENSION
+** Usage: test_oom EXTENSION PARQUET_DIR
+**
+** PARQUET_DIR (tests/parquet) becomes the working directory, for the operations on its files.
 **
 ** Installs a failing allocator with SQLITE_CONFIG_MALLOC, then, for every
 ** operation below and for N = 1, 2, ..., runs the operation with the Nth
@@ -28,6 +30,7 @@
 #include "text.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -471,6 +474,17 @@ static const operation operations[] = {
 
     /* A live table (rule 26 (live table)): its filters restored before each run, which empties
     ** its caches, and again before the memory is counted. */
+    {"bloom_parquet_filters", 0,
+     "SELECT row_group, column_path, physical_type, length(filter), problem, created_by "
+     "FROM bloom_parquet_filters('types.parquet')",
+     "1:0|3:i32|3:INT32|1:96|NULL|3:DuckDB version v1.5.6", NULL, 0},
+    {"bloom_parquet_filters, a join", 0,
+     "SELECT p, count(f.filter) FROM (SELECT 'row_groups.parquet' AS p UNION ALL "
+     "SELECT 'parquetjs.parquet') JOIN bloom_parquet_filters(p) AS f GROUP BY p",
+     "3:parquetjs.parquet|1:1\n3:row_groups.parquet|1:6", NULL, 0},
+    {"error: not a Parquet file", 0, "SELECT * FROM bloom_parquet_filters('README.md')",
+     "error 1: bloom_parquet_filters: 'README.md': not a Parquet file: no PAR1 at its end", NULL,
+     0},
     {"live: add a key", 0, "INSERT INTO disk.live(key) VALUES ('new key')", "",
      "SELECT hex(filter) FROM disk.live WHERE name IS NULL", 1},
     {"live: add a key, a new filter", 0, "INSERT INTO disk.live(name, key) VALUES ('new', 'k')", "",
@@ -887,8 +901,8 @@ static tally fail_each_allocation_while_loading(const char *extension, int persi
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s EXTENSION\n", argv[0]);
+    if (argc != 3 || chdir(argv[2]) != 0) {
+        fprintf(stderr, "usage: %s EXTENSION PARQUET_DIR\n", argv[0]);
         return 2;
     }
     install_failing_allocator();

@@ -469,3 +469,18 @@ SELECT count(*) FROM dbstat('small') WHERE name = 's_chunks' AND pagetype = 'ove
 -- => 0
 SELECT count(*) FROM dbstat('large') WHERE name = 's_chunks' AND pagetype = 'overflow';
 -- => 0
+
+-- A key is a value with no affinity (the column is declared BLOB): a list of keys after IN keeps
+-- each key's type, as = does. (Declared without a type, the column had NUMERIC affinity, which
+-- SQLite applied to an IN list: '2', added as TEXT, was looked up as the INTEGER 2 and missed.)
+CREATE VIRTUAL TABLE typed USING bloom(kind = 'standard', n = 100, p = 0.01);
+INSERT INTO typed(key) VALUES (1), ('2');
+SELECT (SELECT count(*) FROM typed WHERE key IN ('1', '3')), (SELECT count(*) FROM typed WHERE key IN (2, 5)),
+       (SELECT count(*) FROM typed WHERE key IN ('2', 'x')), (SELECT count(*) FROM typed WHERE key IN (1, 'x')),
+       (SELECT count(*) FROM typed WHERE key = '2');
+-- => 0|0|1|1|1
+CREATE VIRTUAL TABLE removing USING bloom(kind = 'counting', n = 100, p = 0.01);
+INSERT INTO removing(key) VALUES (1), ('1');
+DELETE FROM removing WHERE key IN ('1', '2');
+SELECT (SELECT count(*) FROM removing WHERE key = 1), (SELECT count(*) FROM removing WHERE key = '1');
+-- => 1|0

@@ -229,6 +229,12 @@ SELECT bloom_add(f, -2147483649) FROM typed_files WHERE t = 'INT32';
 -- error: bloom_add: the key -2147483649 is not a value of the filter's type, INT32; nothing was added
 SELECT bloom_add(f, 1.5) FROM typed_files WHERE t = 'INT32';
 -- error: bloom_add: the key 1.5 is not a value of the filter's type, INT32; nothing was added
+-- A REAL just below 2^64 is no INT32 value either (its low 32 bits are those of -2048).
+SELECT bloom_add(f, 18446744073709549568.0) FROM typed_files WHERE t = 'INT32';
+-- error: bloom_add: the key 1.84467440737095e+19 is not a value of the filter's type, INT32; nothing was added
+SELECT bloom_might_contain(bloom_add(f, -2048), 18446744073709549568.0), bloom_might_contain(bloom_add(f, -2048), -2048.0)
+FROM typed_files WHERE t = 'INT32';
+-- => 0|1
 SELECT bloom_might_contain(bloom_add(f, 1.5), 1.5), bloom_might_contain(bloom_add(f, 16777216), 16777216.0),
        bloom_might_contain(bloom_add(f, 1.5), 0.1), bloom_might_contain(bloom_add(f, 1.5), 16777217)
 FROM typed_files WHERE t = 'FLOAT';
@@ -241,9 +247,9 @@ SELECT bloom_might_contain(bloom_add(f, 'abcd'), x'61626364'), bloom_might_conta
 FROM typed_files WHERE t = 'FIXED_LEN_BYTE_ARRAY(4)';
 -- => 1|0
 SELECT bloom_add(f, 'abc') FROM typed_files WHERE t = 'FIXED_LEN_BYTE_ARRAY(4)';
--- error: bloom_add: the key 'abc' is not a value of the filter's type, FIXED_LEN_BYTE_ARRAY; nothing was added
+-- error: bloom_add: the key 'abc' is not a value of the filter's type, FIXED_LEN_BYTE_ARRAY(4); nothing was added
 SELECT bloom_add(f, 1234) FROM typed_files WHERE t = 'FIXED_LEN_BYTE_ARRAY(4)';
--- error: bloom_add: the key 1234 is not a value of the filter's type, FIXED_LEN_BYTE_ARRAY; nothing was added
+-- error: bloom_add: the key 1234 is not a value of the filter's type, FIXED_LEN_BYTE_ARRAY(4); nothing was added
 SELECT json_extract(bloom_info(bloom_add(bloom_add(f, 'abc'), x'6465')), '$.keys_added')
 FROM typed_files WHERE t = 'FIXED_LEN_BYTE_ARRAY';
 -- => 2
@@ -303,6 +309,9 @@ SELECT bloom_empty(200000000, 0.01, 'parquet');
 -- error: bloom_empty: a 'parquet' filter for n = 200000000 at p = 0.01 needs a bitset of 268435456 bytes, more than the 134217728 that Parquet readers take
 CREATE VIRTUAL TABLE huge USING bloom(kind = 'parquet', n = 200000000, p = 0.01);
 -- error: huge: a 'parquet' filter for n = 200000000 at p = 0.01 needs a bitset of 268435456 bytes, more than the 134217728 that Parquet readers take
+-- Past 10^15 bytes, the size in 4 digits.
+SELECT bloom_empty(10, 1e-30, 'parquet');
+-- error: bloom_empty: a 'parquet' filter for n = 10 at p = 1.0e-30 needs a bitset of 2.91e+20 bytes, more than the 134217728 that Parquet readers take
 --! limit length 100000000
 SELECT bloom_empty(100000000, 0.01, 'parquet');
 -- error TOOBIG: bloom_empty: a filter for n = 100000000 at p = 0.01 needs 134217792 bytes, more than the length limit of 100000000 bytes
@@ -333,15 +342,15 @@ FROM (SELECT bloom_union(f) AS u FROM (SELECT bloom_empty(10, 0.01, 'parquet') A
                                        UNION ALL SELECT bloom_build('b', 24, 0.01, 'parquet')));
 -- => BYTE_ARRAY|10|2
 SELECT bloom_union(bloom_build(1, 10, 0.01, 'parquet'), bloom_build('a', 10, 0.01, 'parquet'));
--- error: bloom_union: incompatible filters: values of INT64 (length 0) and of BYTE_ARRAY (length 0)
+-- error: bloom_union: incompatible filters: values of INT64 and of BYTE_ARRAY; a union holds the values of one Parquet column
 SELECT bloom_union(bloom_build(1.5, 10, 0.01, 'parquet'), bloom_build(1, 10, 0.01, 'parquet'));
--- error: bloom_union: incompatible filters: values of DOUBLE (length 0) and of INT64 (length 0)
+-- error: bloom_union: incompatible filters: values of DOUBLE and of INT64; a union holds the values of one Parquet column
 SELECT bloom_union(f) FROM (SELECT bloom_build(1, 10, 0.01, 'parquet') AS f UNION ALL SELECT bloom_empty(10, 0.01, 'parquet')
                             UNION ALL SELECT bloom_build(x'01', 10, 0.01, 'parquet'));
--- error: bloom_union: incompatible filters: values of INT64 (length 0) and of BYTE_ARRAY (length 0)
+-- error: bloom_union: incompatible filters: values of INT64 and of BYTE_ARRAY; a union holds the values of one Parquet column
 SELECT bloom_union(a.f, b.f) FROM typed_files AS a, typed_files AS b
 WHERE a.t = 'FIXED_LEN_BYTE_ARRAY(4)' AND b.t = 'FIXED_LEN_BYTE_ARRAY';
--- error: bloom_union: incompatible filters: values of FIXED_LEN_BYTE_ARRAY (length 4) and of FIXED_LEN_BYTE_ARRAY (length 0)
+-- error: bloom_union: incompatible filters: values of FIXED_LEN_BYTE_ARRAY(4) and of FIXED_LEN_BYTE_ARRAY; a union holds the values of one Parquet column
 SELECT bloom_union(bloom_build(1, 10, 0.01, 'parquet'), bloom_build(1, 25, 0.01, 'parquet'));
 -- error: bloom_union: incompatible filters: 1 blocks and 2 blocks; build both with the same n and p
 SELECT bloom_union(bloom_build(1, 10, 0.01, 'parquet'), bloom_build(1, 10, 0.01, 'blocked'));

@@ -101,6 +101,15 @@ int main(int argc, char **argv) {
     test_parquet_from_bitset();
     test_parquet_vector_code();
 
+    test_parquet_locate();
+    test_parquet_footer_scan();
+    test_parquet_footer_truncations();
+    test_parquet_footer_bad_lengths();
+    test_parquet_footer_nesting();
+    test_parquet_footer_structure();
+    test_parquet_bloom_header();
+    test_parquet_bloom_header_refused();
+
     test_kind_table();
     test_kind_indexes();
     test_kind_named();

@@ -332,10 +332,11 @@ void test_parquet_adds(void) {
     filter_view view = pq_view(blob, bytes);
     key_hash five = filter_hash_key(&view, &(key_value){KEY_TAG_INTEGER, 5, 0, NULL, 0});
     CHECK(parquet_kind.might_contain(&view, five) == 0);
-    CHECK_STR(parquet_kind.value_type(&view), "no type yet");
+    char type[FILTER_TYPE_TEXT_MAX];
+    CHECK_STR(parquet_kind.value_type(&view, type), "no type yet");
     CHECK(filter_add(&parquet_kind, blob, five) == FILTER_OK);
     view = pq_view(blob, bytes);
-    CHECK_STR(parquet_kind.value_type(&view), "INT64");
+    CHECK_STR(parquet_kind.value_type(&view, type), "INT64");
     CHECK(parquet_kind.might_contain(&view, five) == 1);
     CHECK(load64(blob, 24) == 1);
     key_value half = pq_real(0.5), five_real = pq_real(5.0), text = pq_bytes(KEY_TAG_TEXT, "a", 1);
@@ -492,7 +493,13 @@ void test_parquet_merge(void) {
     pq_empty(c, 4, PARQUET_INT64, 0);
     filter_view vc = pq_view(c, bytes);
     CHECK(filter_compatible(&vb, &vc, why) == FILTER_INVALID);
-    CHECK_STR(why, "incompatible filters: values of INT32 (length 0) and of INT64 (length 0)");
+    CHECK_STR(why,
+              "incompatible filters: values of INT32 and of INT64; a union holds the values of "
+              "one Parquet column");
+    char type[FILTER_TYPE_TEXT_MAX];
+    CHECK_STR(parquet_type_text(PARQUET_FIXED_LEN_BYTE_ARRAY, 4294967295u, type),
+              "FIXED_LEN_BYTE_ARRAY(4294967295)");
+    CHECK_STR(parquet_type_text(PARQUET_FIXED_LEN_BYTE_ARRAY, 0, type), "FIXED_LEN_BYTE_ARRAY");
     uint8_t d[FILTER_HEADER_BYTES + 2 * PARQUET_BLOCK_BYTES];
     filter_view vd = pq_view(d, pq_empty(d, 2, PARQUET_INT32, 0));
     CHECK(filter_compatible(&vb, &vd, why) == FILTER_INVALID);

@@ -275,6 +275,16 @@ void test_countmin_validation(void);
 void test_countmin_merge(void);
 void test_countmin_format_vectors(const char *format_path);
 
+/* test_parquet_footer.c */
+void test_parquet_locate(void);
+void test_parquet_footer_scan(void);
+void test_parquet_footer_truncations(void);
+void test_parquet_footer_bad_lengths(void);
+void test_parquet_footer_nesting(void);
+void test_parquet_footer_structure(void);
+void test_parquet_bloom_header(void);
+void test_parquet_bloom_header_refused(void);
+
 /* test_filter.c: the table of kinds */
 void test_kind_table(void);
 void test_kind_indexes(void);
