@@ -209,4 +209,4 @@ const COLUMNS = [
   path: column.name, filter: true, probed: true, many: false, probeBug: null, probeBlind: null, filteredRowGroups: [0, 1, 2], ...column,
 }));
 
-module.exports = { COLUMNS, ROWS, ROW_GROUP_SIZE, decimalText, uuidText, intervalBytes, quote };
+module.exports = { COLUMNS, ROWS, ROW_GROUP_SIZE };

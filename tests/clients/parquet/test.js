@@ -105,11 +105,9 @@ function sqliteSide(db) {
     // bloom_build where the keys' SQL type gives the column's type (INTEGER INT64, REAL
     // DOUBLE, TEXT and BLOB BYTE_ARRAY), else the empty filter of that size made of that type
     // by bloom_from_parquet, and the keys added one by one.
-    buildTyped(keys, physical, p) {
+    buildTyped(keys, keyType, physical, p) {
       const natural = { INTEGER: 'INT64', REAL: 'DOUBLE', TEXT: 'BYTE_ARRAY', BLOB: 'BYTE_ARRAY' };
-      const sqlType = typeof keys[0] === 'bigint' ? 'INTEGER' : typeof keys[0] === 'number' ? 'REAL'
-        : typeof keys[0] === 'string' ? 'TEXT' : 'BLOB';
-      if (natural[sqlType] === physical) return this.build(keys, keys.length, p);
+      if (natural[keyType] === physical) return this.build(keys, keys.length, p);
       const empty = one("SELECT bloom_from_parquet(bloom_to_parquet(bloom_empty(?, ?, 'parquet')), ?)")
         .get(keys.length, p, physical);
       return keys.reduce((filter, key) => this.add.get(filter, key), empty);
@@ -452,7 +450,7 @@ test('DuckDB\'s Parquet Bloom filters, read and written by the extension', async
       for (const chunk of chunks) {
         const column = columns.find((c) => c.path === chunk.path);
         const present = keys.get(chunk.path).present.get(chunk.rowGroup);
-        const filter = sqlite.buildTyped(present, typeName(column), fpp);
+        const filter = sqlite.buildTyped(present, column.keyType, typeName(column), fpp);
         built.set(`${chunk.rowGroup}/${chunk.path}`, filter);
         const ours = sqlite.toParquet.get(filter);
         replacements.set(`${chunk.rowGroup}/${chunk.path}`, ours);

@@ -242,4 +242,4 @@ function replaceBloomFilters(file, replacements) {
   return Buffer.concat([file.subarray(0, start), ...appended, footer, tail]);
 }
 
-module.exports = { readFooter, readStruct, writeStruct, replaceBloomFilters };
+module.exports = { readFooter, writeStruct, replaceBloomFilters };
