@@ -228,15 +228,19 @@ char *sql_refused_message(const char *func, sqlite3_value *key, const char *type
     return sqlite3_str_finish(s);
 }
 
-void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
-                       const char *type) {
-    char *message = sql_refused_message(func, key, type);
+/* Sets the error of ctx to message, from sqlite3_malloc, and frees it; NOMEM when it is NULL. */
+static void sql_error_message(sqlite3_context *ctx, char *message) {
     if (message == NULL) {
         sqlite3_result_error_nomem(ctx);
         return;
     }
     sql_errorf(ctx, "%s", message);
     sqlite3_free(message);
+}
+
+void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
+                       const char *type) {
+    sql_error_message(ctx, sql_refused_message(func, key, type));
 }
 
 char *sql_full_message(const char *func, const char *what, const filter_kind *kind) {
@@ -247,11 +251,5 @@ char *sql_full_message(const char *func, const char *what, const filter_kind *ki
 
 void sql_error_full(sqlite3_context *ctx, const char *func, const char *what,
                     const filter_kind *kind) {
-    char *message = sql_full_message(func, what, kind);
-    if (message == NULL) {
-        sqlite3_result_error_nomem(ctx);
-        return;
-    }
-    sql_errorf(ctx, "%s", message);
-    sqlite3_free(message);
+    sql_error_message(ctx, sql_full_message(func, what, kind));
 }

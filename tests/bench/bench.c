@@ -205,6 +205,15 @@ static char *series(sqlite3_int64 n) {
                   n);
 }
 
+/* Runs the SQL of sql_format, whose %s is series(n). */
+static void exec_over_series(bench *b, sqlite3_int64 n, const char *sql_format) {
+    char *cte = series(n);
+    char *sql = format(sql_format, cte);
+    exec(b, sql);
+    sqlite3_free(cte);
+    sqlite3_free(sql);
+}
+
 /* Builds a filter of the keys 1..n at 1 % in a layout and returns it; *seconds gets the time
 ** the build took. */
 static void *build_filter(bench *b, sqlite3_int64 n, const char *layout, int *bytes,
@@ -1423,13 +1432,9 @@ static double fetch_double_bound(bench *b, const char *sql, const void *blob, in
 
 /* The table absent(x) of the keys -1 to -count, for false positives. */
 static void make_absent(bench *b, sqlite3_int64 count) {
-    char *cte = series(count);
-    char *sql = format("DROP TABLE IF EXISTS absent; CREATE TABLE absent(x INTEGER); INSERT INTO "
-                       "absent %s SELECT -i FROM s;",
-                       cte);
-    exec(b, sql);
-    sqlite3_free(cte);
-    sqlite3_free(sql);
+    exec_over_series(b, count,
+                     "DROP TABLE IF EXISTS absent; CREATE TABLE absent(x INTEGER); INSERT INTO "
+                     "absent %s SELECT -i FROM s;");
 }
 
 /* 8c. The scalable kind through SQL, with the constants it ships with. */
@@ -2523,13 +2528,8 @@ static void table_parquet(bench *b) {
            "p, kind)` over all the keys (n = their number), against `hashagg`, an aggregate "
            "that reads its three arguments and hashes each key.\n\n",
            (long long)keys, b->runs, (long long)in_filter);
-    char *cte = series(keys);
-    char *make = format("CREATE TABLE tkeys(x TEXT); INSERT INTO tkeys %s SELECT 'key ' || i "
-                        "FROM s;",
-                        cte);
-    exec(b, make);
-    sqlite3_free(cte);
-    sqlite3_free(make);
+    exec_over_series(b, keys,
+                     "CREATE TABLE tkeys(x TEXT); INSERT INTO tkeys %s SELECT 'key ' || i FROM s;");
     int blocked_bytes, parquet_bytes;
     char *sql = format("SELECT bloom_build(x, %lld, 0.01, 'blocked') FROM tkeys WHERE rowid <= "
                        "%lld",
