@@ -530,6 +530,15 @@ static int parquet_takes(parquet_type type, key_hash key) {
            (type == PARQUET_UNTYPED || type == (parquet_type)(key.h2 & KEY_TYPE_MASK));
 }
 
+void parquet_set_key(uint8_t *bitset, uint32_t blocks, key_hash key) {
+    uint64_t hashes[2];
+    int count = parquet_key_hashes(key, hashes);
+    for (int i = 0; i < count; i++) {
+        parquet_block_set(bitset - FILTER_HEADER_BYTES + parquet_block_offset(hashes[i], blocks),
+                          hashes[i]);
+    }
+}
+
 /* ---- The kind's operations ---- */
 
 static int parquet_kind_might_contain(const filter_view *f, key_hash key) {
@@ -556,14 +565,10 @@ static void parquet_kind_write_header(uint8_t *dst, const filter_view *f) {
 static filter_status parquet_kind_add(uint8_t *blob, key_hash key) {
     filter_view f = {&parquet_kind, 0, 0, 0, blob, 0};
     parquet_header h = parquet_header_of(&f);
-    uint64_t hashes[2];
     if (!parquet_takes(h.type, key)) {
         return FILTER_REFUSED;
     }
-    int count = parquet_key_hashes(key, hashes);
-    for (int i = 0; i < count; i++) {
-        parquet_block_set(blob + parquet_block_offset(hashes[i], h.blocks), hashes[i]);
-    }
+    parquet_set_key(blob + FILTER_HEADER_BYTES, h.blocks, key);
     blob[OFF_TYPE] = (uint8_t)(key.h2 & KEY_TYPE_MASK);
     le_store64(blob + OFF_KEYS, filter_add_counts(h.keys, 1));
     return FILTER_OK;

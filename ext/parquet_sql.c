@@ -16,8 +16,8 @@ typedef struct parquet_build_state {
     parquet_header header; /* its type from the first key; the rest once sized */
 } parquet_build_state;
 
-/* Sizes the filter for n keys and allocates it, empty, its header written: the kind's add reads
-** it. Returns 0 after setting the error. */
+/* Sizes the filter for n keys and allocates it, empty, its header written (with no type yet:
+** build_finish writes the type of its keys). Returns 0 after setting the error. */
 static int parquet_sql_build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     parquet_build_state *st = (parquet_build_state *)common;
     double bytes_needed;
@@ -58,12 +58,15 @@ static int parquet_sql_build_hash(sqlite3_context *ctx, build_state *common, sql
     return 1;
 }
 
-/* Adds key to the filter, which takes it: build_hash hashed it as a value of its type. */
+/* Sets the bits of key, which build_hash hashed as a value of the filter's type; build_finish
+** writes the type and the count with the header. */
 static filter_status parquet_sql_build_add(build_state *common, key_hash key) {
-    return filter_add(&parquet_kind, common->blob, key);
+    parquet_build_state *st = (parquet_build_state *)common;
+    parquet_set_key(common->blob + FILTER_HEADER_BYTES, st->header.blocks, key);
+    return FILTER_OK;
 }
 
-/* Writes the header, with the keys added counting repeats. */
+/* Writes the header, with the type of the keys and the keys added counting repeats. */
 static void parquet_sql_build_finish(build_state *common) {
     parquet_build_state *st = (parquet_build_state *)common;
     st->header.keys = common->keys;
