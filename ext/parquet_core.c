@@ -81,20 +81,34 @@ int parquet_type_named(const char *name) {
 
 /* ---- Sizing ---- */
 
-double parquet_fp_rate(double keys_per_block) {
-    double lambda = keys_per_block, spread = 12.0 * sqrt(lambda) + 40.0;
+/* The model's rate at lambda keys a block, summed over the Poisson number of keys j a block
+** holds: each has j bits drawn in each word, so a probe's bit in a word is set with chance
+** 1 - (31/32)^j, and in all eight words with that to the 8th power. Exact at any rate. */
+static double parquet_fp_rate_by_keys(double lambda) {
+    double spread = 12.0 * sqrt(lambda) + 40.0, rate = 0.0;
     double first = floor(fmax(0.0, lambda - spread)), last = ceil(lambda + spread);
-    double log_lambda = log(lambda), log_miss = log1p(-1.0 / 32.0), rate = 0.0;
-    if (lambda <= 0.0) {
-        return 0.0;
-    }
-    /* A block holding j keys has j bits drawn in each word: a probe's bit in a word is set
-    ** with chance 1 - (31/32)^j, and in all eight words with that to the 8th power. */
+    double log_lambda = log(lambda), log_miss = log1p(-1.0 / 32.0);
     for (double j = first; j <= last; j++) {
         double poisson = exp(j * log_lambda - lambda - lgamma(j + 1.0));
         rate += poisson * pow(-expm1(j * log_miss), 8.0);
     }
     return rate;
+}
+
+double parquet_fp_rate(double keys_per_block) {
+    double lambda = keys_per_block, rate = 0.0, binomial = 1.0, q_i = 1.0;
+    if (!(lambda > 0.0)) {
+        return 0.0;
+    }
+    /* The same sum in closed form: (1 - q^j)^8 expanded by the binomial theorem, and the mean
+    ** of q^(i j) over a Poisson j is e^(lambda (q^i - 1)); 9 terms of alternating signs, whose
+    ** cancellation costs digits below a rate of about 1e-7, where the sum by keys is used. */
+    for (int i = 0; i <= 8; i++) {
+        rate += (i % 2 ? -binomial : binomial) * exp(lambda * (q_i - 1.0));
+        binomial = binomial * (8 - i) / (i + 1);
+        q_i *= 31.0 / 32.0;
+    }
+    return rate >= 1e-7 ? rate : parquet_fp_rate_by_keys(lambda);
 }
 
 /* The largest keys per block whose rate is at most p (0 < p < 1): the rate grows with the
@@ -104,7 +118,7 @@ static double parquet_load_for_rate(double p) {
     if (parquet_fp_rate(exp(high)) <= p) {
         return exp(high);
     }
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 64; i++) { /* the interval's width below 2^-57 */
         double middle = (low + high) / 2.0;
         if (parquet_fp_rate(exp(middle)) <= p) {
             low = middle;
