@@ -544,12 +544,25 @@ static int parquet_takes(parquet_type type, key_hash key) {
            (type == PARQUET_UNTYPED || type == (parquet_type)(key.h2 & KEY_TYPE_MASK));
 }
 
-void parquet_set_key(uint8_t *bitset, uint32_t blocks, key_hash key) {
+/* Sets the bits of key in the bitset of blocks blocks at bitset (both zeros' for a zero). */
+static void parquet_set_key(uint8_t *bitset, uint32_t blocks, key_hash key) {
     uint64_t hashes[2];
     int count = parquet_key_hashes(key, hashes);
     for (int i = 0; i < count; i++) {
         parquet_block_set(bitset - FILTER_HEADER_BYTES + parquet_block_offset(hashes[i], blocks),
                           hashes[i]);
+    }
+}
+
+void parquet_set_keys(uint8_t *bitset, uint32_t blocks, const key_hash *keys, int count) {
+    for (int i = 0; i < count; i++) {
+#if defined(__GNUC__)
+        __builtin_prefetch(bitset - FILTER_HEADER_BYTES + parquet_block_offset(keys[i].h1, blocks),
+                           1);
+#endif
+    }
+    for (int i = 0; i < count; i++) {
+        parquet_set_key(bitset, blocks, keys[i]);
     }
 }
 

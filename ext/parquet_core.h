@@ -103,10 +103,14 @@ void parquet_filter_from_bitset(uint8_t *blob, const uint8_t *bitset, uint64_t b
 ** being built takes its type from its first key. */
 key_hash parquet_hash_typed(parquet_type *type, uint32_t type_length, const key_value *key);
 
-/* Sets the bits of key (a value of the filter's type, hashed by parquet_hash_typed) in the
-** bitset of blocks blocks at bitset, with nothing else of a filter's add (its type, its count):
-** how a filter being built, whose header is written last, takes its keys. */
-void parquet_set_key(uint8_t *bitset, uint32_t blocks, key_hash key);
+/* Keys a build sets together (parquet_set_keys). */
+enum { PARQUET_BATCH_KEYS = 32 };
+
+/* Sets the bits of the count keys (values of the filter's type, hashed by parquet_hash_typed)
+** in the bitset of blocks blocks at bitset, their blocks prefetched first, with nothing else of
+** a filter's add (its type, its count): how a filter being built, whose header is written
+** last, takes its keys. */
+void parquet_set_keys(uint8_t *bitset, uint32_t blocks, const key_hash *keys, int count);
 
 /* Whether key, hashed by parquet_hash_typed or the kind's hash_key, is a value of the type it
 ** was hashed for: 0 for a key that no value of that type equals. */

@@ -14,10 +14,12 @@
 typedef struct parquet_build_state {
     build_state common;
     parquet_header header; /* its type from the first key; the rest once sized */
+    int pending_count;     /* keys whose bits wait to be set, in pending */
+    key_hash pending[PARQUET_BATCH_KEYS];
 } parquet_build_state;
 
-/* Sizes the filter for n keys and allocates it, empty, its header written (with no type yet:
-** build_finish writes the type of its keys). Returns 0 after setting the error. */
+/* Sizes the filter for n keys and allocates it, zeroed (build_finish writes its header). Returns
+** 0 after setting the error. */
 static int parquet_sql_build_size(sqlite3_context *ctx, build_state *common, uint64_t n) {
     parquet_build_state *st = (parquet_build_state *)common;
     double bytes_needed;
@@ -39,7 +41,6 @@ static int parquet_sql_build_size(sqlite3_context *ctx, build_state *common, uin
     }
     st->header.n = n;
     st->header.p = common->p;
-    parquet_write_header(common->blob, &st->header);
     return 1;
 }
 
@@ -58,17 +59,30 @@ static int parquet_sql_build_hash(sqlite3_context *ctx, build_state *common, sql
     return 1;
 }
 
-/* Sets the bits of key, which build_hash hashed as a value of the filter's type; build_finish
-** writes the type and the count with the header. */
+/* Sets the bits of the keys that wait. */
+static void parquet_sql_set_pending(parquet_build_state *st) {
+    parquet_set_keys(st->common.blob + FILTER_HEADER_BYTES, st->header.blocks, st->pending,
+                     st->pending_count);
+    st->pending_count = 0;
+}
+
+/* Adds key, which build_hash hashed as a value of the filter's type: its bits are set with
+** those of the keys that come with it, their blocks asked for together; build_finish sets the
+** last ones, then writes the type and the count with the header. */
 static filter_status parquet_sql_build_add(build_state *common, key_hash key) {
     parquet_build_state *st = (parquet_build_state *)common;
-    parquet_set_key(common->blob + FILTER_HEADER_BYTES, st->header.blocks, key);
+    st->pending[st->pending_count++] = key;
+    if (st->pending_count == PARQUET_BATCH_KEYS) {
+        parquet_sql_set_pending(st);
+    }
     return FILTER_OK;
 }
 
-/* Writes the header, with the type of the keys and the keys added counting repeats. */
+/* Sets the bits of the keys that wait, and writes the header, with the type of the keys and
+** the keys added counting repeats. */
 static void parquet_sql_build_finish(build_state *common) {
     parquet_build_state *st = (parquet_build_state *)common;
+    parquet_sql_set_pending(st);
     st->header.keys = common->keys;
     parquet_write_header(common->blob, &st->header);
 }
