@@ -85,12 +85,12 @@ int parquet_type_named(const char *name) {
 ** holds: each has j bits drawn in each word, so a probe's bit in a word is set with chance
 ** 1 - (31/32)^j, and in all eight words with that to the 8th power. Exact at any rate. */
 static double parquet_fp_rate_by_keys(double lambda) {
-    double spread = 12.0 * sqrt(lambda) + 40.0, rate = 0.0;
-    double first = floor(fmax(0.0, lambda - spread)), last = ceil(lambda + spread);
-    double log_lambda = log(lambda), log_miss = log1p(-1.0 / 32.0);
-    for (double j = first; j <= last; j++) {
-        double poisson = exp(j * log_lambda - lambda - lgamma(j + 1.0));
-        rate += poisson * pow(-expm1(j * log_miss), 8.0);
+    double last = ceil(lambda + 12.0 * sqrt(lambda) + 40.0), rate = 0.0;
+    double log_lambda = log(lambda), log_miss = log1p(-1.0 / 32.0), log_poisson = -lambda;
+    /* The Poisson terms by their ratio (lgamma would write the global signgam). */
+    for (double j = 1.0; j <= last; j++) {
+        log_poisson += log_lambda - log(j);
+        rate += exp(log_poisson) * pow(-expm1(j * log_miss), 8.0);
     }
     return rate;
 }
@@ -456,18 +456,32 @@ __attribute__((target("avx2"))) static void parquet_block_set_avx2(uint8_t *bloc
     _mm256_storeu_si256((__m256i *)(void *)block, _mm256_or_si256(words, parquet_mask_avx2(h)));
 }
 
+/* CPUID of leaf and subleaf into registers r[0..3] (eax, ebx, ecx, edx), as an instruction
+** in its caller: the resolvers below may call no function (see there). */
+#define PARQUET_CPUID(leaf, subleaf, r)                                                            \
+    __asm__ __volatile__("cpuid"                                                                   \
+                         : "=a"((r)[0]), "=b"((r)[1]), "=c"((r)[2]), "=d"((r)[3])                  \
+                         : "a"(leaf), "c"(subleaf))
+
 /* Whether the CPU has AVX2 and the system saves its registers. Run by the dynamic linker before
-** a sanitizer's runtime may be ready, so neither instrumented nor calling what is. */
+** a sanitizer's runtime may be ready: neither instrumented, nor calling a function that may be
+** (cpuid.h's are not inlined in a debug build). */
 __attribute__((no_sanitize("address", "undefined", "thread"), no_stack_protector)) static int
 parquet_cpu_has_avx2(void) {
-    unsigned a, b, c, d, xcr0_low, xcr0_high;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) {
+    unsigned r[4], xcr0_low, xcr0_high;
+    PARQUET_CPUID(0, 0, r);
+    if (r[0] < 7) {
+        return 0; /* no leaf 7, which says AVX2 */
+    }
+    PARQUET_CPUID(1, 0, r);
+    if (!(r[2] & bit_OSXSAVE) || !(r[2] & bit_AVX)) {
         return 0;
     }
-    __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    __asm__ __volatile__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
     (void)xcr0_high;
+    PARQUET_CPUID(7, 0, r);
     /* XCR0 bits 1 and 2: the system saves the XMM and YMM state. */
-    return (xcr0_low & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
+    return (xcr0_low & 6) == 6 && (r[1] & bit_AVX2);
 }
 
 int parquet_has_vector_code(void) {
