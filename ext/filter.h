@@ -94,7 +94,7 @@ typedef struct filter_kind {
     uint8_t key_hash;       /* KEY_HASH_*: the hash of the keys of the filters it writes */
     /* The offset in its header of the 8-byte count of what was added (keys; a sketch's total),
     ** which the operations keep: a store in chunks keeps it as parts, each with the chunk whose
-    ** write added it (live_store.h). */
+    ** write added it (live_store.h). 0 in a kind that adds nothing after it is built. */
     uint8_t count_offset;
     /* Validates the header bytes after the prelude against f->bytes, in O(1), reading no byte
     ** past the header. On failure, returns FILTER_INVALID with the reason in why

@@ -152,6 +152,11 @@ enum { CAPACITY_ARGUMENT = 1, RATE_ARGUMENT = 2, KIND_ARGUMENT = 3 };
 #define BLOOM_SET_SLOTS_MAX (UINT64_C(1) << 26)
 #endif
 
+/* Whether bloom_build builds kind: from n and p, or from its whole set of keys. */
+static int bloom_build_builds(const sql_kind *kind) {
+    return kind->build_size != NULL || kind->build_whole != NULL;
+}
+
 /* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
 ** first the kind of the group's first row (NULL if none), without a copy of the argument
 ** (sql_text_is). Returns NULL after setting the error. */
@@ -170,10 +175,10 @@ static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *f
     sqlite3_str_appendf(s, "%s: layout must be ", func);
     size_t last = 0; /* the last kind it builds, for the " or " */
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-        last = kind->build_size != NULL ? i : last;
+        last = bloom_build_builds(kind) ? i : last;
     }
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-        if (kind->build_size != NULL) {
+        if (bloom_build_builds(kind)) {
             const char *separator = i == 0 ? "" : i == last ? " or " : ", ";
             sqlite3_str_appendf(s, "%s'%s'", separator, kind->kind->name);
         }
@@ -278,10 +283,19 @@ static int bloom_build_remember_key(sqlite3_context *ctx, build_state *st, key_h
     return st->pending_count < batch || bloom_build_insert_pending(ctx, st);
 }
 
-/* Checks that func can build a filter of kind from N and P (rule 1 (build)). 0 after setting
-** the error, which names what builds it. */
-static int bloom_build_check_kind(sqlite3_context *ctx, const char *func, const sql_kind *kind) {
-    if (kind->build_size == NULL) {
+/* Checks that func can build a filter of kind (rules 1 (build) and 17 (empty)): bloom_build
+** from N and P or from all its keys, bloom_empty from N and P. 0 after setting the error, which
+** names what builds it. */
+static int bloom_build_check_kind(sqlite3_context *ctx, const char *func, const sql_kind *kind,
+                                  int empty) {
+    if (kind->build_whole != NULL && empty) {
+        sql_errorf(ctx,
+                   "%s: a '%s' filter is built once from all its keys, never empty: use "
+                   "bloom_build(key, n, p, '%s')",
+                   func, kind->kind->name, kind->kind->name);
+        return 0;
+    }
+    if (!bloom_build_builds(kind)) {
         sql_errorf(ctx, "%s: a '%s' filter is not built from n and p: use %s", func,
                    kind->kind->name, kind->build_instead);
         return 0;
@@ -311,6 +325,35 @@ static int bloom_build_key(sqlite3_context *ctx, build_state *st, key_hash key) 
     return status == FILTER_OK;
 }
 
+/* Most keys a build of a kind built whole keeps, counting repeats: 8 bytes each in one
+** allocation, which SQLite keeps under 2^31 bytes. A test build sets a small maximum. */
+#ifndef BLOOM_WHOLE_KEYS_MAX
+#define BLOOM_WHOLE_KEYS_MAX ((UINT64_C(1) << 28) - 32)
+#endif
+
+/* Keeps the first 64 bits of key for a kind built whole at the end of the group (rule 30
+** (static filters)), growing the room by half. Returns 0 after setting the error. */
+static int bloom_build_keep_whole(sqlite3_context *ctx, build_state *st, key_hash key) {
+    if (st->whole_count == st->whole_capacity) {
+        if (st->whole_capacity >= BLOOM_WHOLE_KEYS_MAX) {
+            sql_errorf(ctx, "bloom_build: a '%s' filter is built from at most %llu keys",
+                       st->kind->kind->name, (unsigned long long)BLOOM_WHOLE_KEYS_MAX);
+            return 0;
+        }
+        uint64_t room = st->whole_capacity + st->whole_capacity / 2 + 1024;
+        room = room > BLOOM_WHOLE_KEYS_MAX ? BLOOM_WHOLE_KEYS_MAX : room;
+        uint64_t *larger = sqlite3_realloc64(st->whole, room * sizeof *larger);
+        if (larger == NULL) {
+            sqlite3_result_error_nomem(ctx);
+            return 0;
+        }
+        st->whole = larger;
+        st->whole_capacity = room;
+    }
+    st->whole[st->whole_count++] = key.h1;
+    return 1;
+}
+
 /* The state of the group on its first row, for the kind and parameters of that row; sized now
 ** when n is given. Returns NULL after setting the error. */
 static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, const sql_kind *kind,
@@ -324,7 +367,7 @@ static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, cons
     st->func = "bloom_build";
     st->n = n;
     st->p = p;
-    if (!bloom_build_check_kind(ctx, "bloom_build", kind)) {
+    if (!bloom_build_check_kind(ctx, "bloom_build", kind, 0)) {
         st->failed = 1;
         return NULL;
     }
@@ -339,7 +382,7 @@ static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, cons
     if (kind->build_plan != NULL) {
         kind->build_plan(ctx, st, argc > RATE_ARGUMENT ? RATE_ARGUMENT : -1);
     }
-    if (n > 0 && !kind->build_size(ctx, st, n)) {
+    if (n > 0 && kind->build_whole == NULL && !kind->build_size(ctx, st, n)) {
         st->failed = 1;
         return NULL;
     }
@@ -374,8 +417,9 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
     if (read == SQL_KEY_READ) {
         ok = st->kind->build_hash != NULL ? st->kind->build_hash(ctx, st, argv[0], &value, &key)
                                           : (key = sql_kind_hash_key(st, &value), 1);
-        ok = ok && (st->blob != NULL ? bloom_build_key(ctx, st, key)
-                                     : bloom_build_remember_key(ctx, st, key));
+        ok = ok && (st->kind->build_whole != NULL ? bloom_build_keep_whole(ctx, st, key)
+                    : st->blob != NULL            ? bloom_build_key(ctx, st, key)
+                                                  : bloom_build_remember_key(ctx, st, key));
         st->keys += ok;
     }
     ok = ok && read != SQL_KEY_ERROR;
@@ -398,7 +442,9 @@ static void bloom_build_final(sqlite3_context *ctx) {
     if (st == NULL) {
         return;
     }
-    if (!st->failed && st->blob == NULL && bloom_build_insert_pending(ctx, st)) {
+    if (st->kind->build_whole != NULL) {
+        st->failed = st->failed || !st->kind->build_whole(ctx, st);
+    } else if (!st->failed && st->blob == NULL && bloom_build_insert_pending(ctx, st)) {
         uint64_t distinct = key_set_size(&st->seen), cursor = 0;
         key_hash key;
         if (st->kind->build_size(ctx, st, distinct > 0 ? distinct : 1)) {
@@ -409,6 +455,8 @@ static void bloom_build_final(sqlite3_context *ctx) {
     }
     sqlite3_free(st->seen.slots);
     st->seen.slots = NULL;
+    sqlite3_free(st->whole);
+    st->whole = NULL;
     if (!st->failed && st->blob != NULL) {
         bloom_build_finish_filter(st);
         sql_result_filter(ctx, st->blob, st->bytes);
@@ -426,7 +474,7 @@ static void bloom_empty_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
     if (!sql_read_capacity(ctx, "bloom_empty", argv[0], 0, &n) ||
         !sql_read_rate(ctx, "bloom_empty", argv[1], &p) ||
         (argc > 2 && (kind = bloom_build_read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL) ||
-        !bloom_build_check_kind(ctx, "bloom_empty", kind)) {
+        !bloom_build_check_kind(ctx, "bloom_empty", kind, 1)) {
         return;
     }
     build_state *st = sqlite3_malloc64(kind->build_state_bytes);

@@ -137,8 +137,14 @@ void filter_kind_refusal(const filter_kind *kind, filter_ability ability, char *
             able[count++] = filter_kind_at(i);
         }
     }
-    used = (size_t)snprintf(why, FILTER_WHY_MAX, "a '%s' filter cannot %s; build a ", kind->name,
-                            filter_kinds_doing(ability));
+    /* A kind that never adds is built once from all its keys (rule 30 (static filters)). */
+    const char *rebuild = filter_kind_can(kind, FILTER_ADDS) ? ""
+                          : ability == FILTER_MERGES
+                              ? ": it is built once from all its keys; build it from both sets "
+                                "of keys, or build a "
+                              : ": it is built once from all its keys; build it again, or build a ";
+    used = (size_t)snprintf(why, FILTER_WHY_MAX, "a '%s' filter cannot %s%s", kind->name,
+                            filter_kinds_doing(ability), *rebuild ? rebuild : "; build a ");
     for (size_t i = 0; i < count && used < FILTER_WHY_MAX; i++) {
         const char *separator = i == 0 ? "" : i + 1 == count ? " or " : ", ";
         used +=

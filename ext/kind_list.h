@@ -15,6 +15,7 @@
 #include "counting_core.h"
 #include "countmin_core.h"
 #include "cuckoo_core.h"
+#include "fuse_core.h"
 #include "parquet_core.h"
 #include "scalable_core.h"
 
@@ -25,7 +26,8 @@
     X(CUCKOO_KIND, cuckoo)                                                                         \
     X(SCALABLE_KIND, scalable)                                                                     \
     X(COUNTMIN_KIND, countmin)                                                                     \
-    X(PARQUET_KIND, parquet)
+    X(PARQUET_KIND, parquet)                                                                       \
+    X(FUSE_KIND, fuse)
 
 /* The number of kinds. */
 #define FILTER_KIND_ONE(id, name) +1

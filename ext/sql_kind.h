@@ -32,6 +32,9 @@ typedef struct build_state {
     key_hash pending[BUILD_PENDING_KEYS];
     uint8_t *blob; /* the filter, once sized */
     uint64_t bytes;
+    uint64_t *whole;         /* a kind built whole (build_whole): the h1 of each key so far */
+    uint64_t whole_count;    /* keys in whole, counting repeats */
+    uint64_t whole_capacity; /* and the room it has */
 } build_state;
 
 typedef struct sql_kind {
@@ -51,6 +54,11 @@ typedef struct sql_kind {
     ** first key); 0 after setting the error of a key it cannot take. NULL: sql_kind_hash_key. */
     int (*build_hash)(sqlite3_context *ctx, build_state *st, sqlite3_value *value,
                       const key_value *key, key_hash *out);
+    /* Optional: a static kind, built once from its whole set of keys: at the end of the group,
+    ** makes st->blob from the keys kept in st->whole (their order and repeats do not matter),
+    ** with scratch memory it allocates and frees; 0 after setting the error. Keys are then kept
+    ** instead of added (build_size, build_add and build_finish are not called). */
+    int (*build_whole)(sqlite3_context *ctx, build_state *st);
     /* Adds key to st->blob: FILTER_OK, or FILTER_FULL when it has no room. */
     filter_status (*build_add)(build_state *st, key_hash key);
     /* Writes st->keys into st->blob as the keys added, before it becomes the result. NULL:

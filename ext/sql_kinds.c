@@ -8,6 +8,7 @@
 #include "counting_sql.h"
 #include "countmin_sql.h"
 #include "cuckoo_sql.h"
+#include "fuse_sql.h"
 #include "kind_list.h"
 #include "parquet_sql.h"
 #include "scalable_sql.h"

@@ -140,6 +140,20 @@ static uint8_t *test_empty_parquet(uint64_t n, double p, uint64_t *bytes) {
     return blob;
 }
 
+/* make_empty of the binary fuse kind: a filter of no keys, which a static kind's build of no
+** keys gives (it is probed, never added to). */
+static uint8_t *test_empty_fuse(uint64_t n, double p, uint64_t *bytes) {
+    fuse_header h;
+    double bytes_needed;
+    uint8_t *blob = fuse_size(0, n, p, &h, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        fuse_write_header(blob, &h);
+    }
+    return blob;
+}
+
 static const test_kind test_kinds[] = {
     [BLOOM_LAYOUT_STANDARD - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
                                    .sized_at_end = 1,
@@ -175,6 +189,11 @@ static const test_kind test_kinds[] = {
                           .rate = RATE_AT_MOST_P,
                           .k_field = "k",
                           .make_empty = test_empty_parquet},
+    [FUSE_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                       .sized_at_end = 1,
+                       .rate = RATE_AT_MOST_P,
+                       .k_field = "fingerprint_bits",
+                       .make_empty = test_empty_fuse},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,
                "tests/test_kinds.h needs a row for every kind of kind_list.h");

@@ -89,6 +89,14 @@ int main(int argc, char **argv) {
     test_countmin_validation();
     test_countmin_merge();
     test_countmin_format_vectors(format_path);
+    test_fuse_kind();
+    test_fuse_sizing();
+    test_fuse_distinct();
+    test_fuse_builds();
+    test_fuse_same_set_same_bytes();
+    test_fuse_empty_and_one();
+    test_fuse_validation();
+    test_fuse_io();
     test_parquet_kind();
     test_parquet_sizing();
     test_parquet_model_rate();

@@ -254,6 +254,16 @@ void test_scalable_validation(void);
 void test_scalable_merge(void);
 void test_scalable_format_vectors(const char *format_path);
 
+/* test_fuse.c */
+void test_fuse_kind(void);
+void test_fuse_sizing(void);
+void test_fuse_distinct(void);
+void test_fuse_builds(void);
+void test_fuse_same_set_same_bytes(void);
+void test_fuse_empty_and_one(void);
+void test_fuse_validation(void);
+void test_fuse_io(void);
+
 /* test_parquet.c */
 void test_parquet_kind(void);
 void test_parquet_sizing(void);

@@ -1,0 +1,112 @@
+/*
+** fuse_sql.c: the SQL side of the binary fuse kind: its part of bloom_build
+** (rules 1 (build) and 30 (static filters)), built whole from the group's keys
+** at its end, and of bloom_info (rule 11 (info)). Probing goes through its core
+** (fuse_core.h); nothing adds to, removes from or merges a built filter.
+*/
+#include "fuse_sql.h"
+
+#include "fuse_core.h"
+#include "sql_error.h"
+#include "sql_memory.h"
+
+#include <math.h>
+
+/* The smallest p a binary fuse filter serves: 2^-FUSE_FINGERPRINT_MAX. */
+#define FUSE_P_MIN (1.0 / 4294967296.0)
+
+/* Sorts the kept keys of st and drops their repeats (st->whole_count becomes the distinct
+** keys). Returns 0 after setting a NOMEM error. */
+static int fuse_sql_distinct(sqlite3_context *ctx, build_state *st) {
+    if (st->whole_count == 0) {
+        return 1;
+    }
+    uint64_t *buffer = sqlite3_malloc64(st->whole_count * sizeof *buffer);
+    if (buffer == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    st->whole_count = fuse_distinct_keys(st->whole, st->whole_count, buffer);
+    sqlite3_free(buffer);
+    return 1;
+}
+
+/* Sizes the filter for the distinct keys of st and allocates it, empty. Returns 0 after
+** setting the error. */
+static int fuse_sql_size(sqlite3_context *ctx, build_state *st, fuse_header *h) {
+    uint64_t n = st->n > 0 ? st->n : (st->whole_count > 0 ? st->whole_count : 1);
+    double bytes_needed;
+    filter_status status = fuse_size(st->whole_count, n, st->p, h, &bytes_needed);
+    if (status == FILTER_TOO_MANY_HASHES) {
+        sql_errorf(ctx,
+                   "%s: a 'fuse' filter needs p >= %!.3g (fingerprints of at most %d bits), "
+                   "got %!.15g",
+                   st->func, FUSE_P_MIN, FUSE_FINGERPRINT_MAX, st->p);
+        return 0;
+    }
+    return sql_kind_allocate(ctx, st, n, bytes_needed, status == FILTER_OK);
+}
+
+/* Frees the arrays of scratch. */
+static void fuse_sql_free_scratch(fuse_scratch *scratch) {
+    sqlite3_free(scratch->hashes);
+    sqlite3_free(scratch->queue);
+    sqlite3_free(scratch->counts);
+}
+
+/* The kind's build_whole: the keys sorted without repeats, the filter sized for them and built
+** with scratch memory of 13 bytes a slot. */
+static int fuse_sql_build_whole(sqlite3_context *ctx, build_state *st) {
+    fuse_header h;
+    if (!fuse_sql_distinct(ctx, st) || !fuse_sql_size(ctx, st, &h)) {
+        return 0;
+    }
+    uint64_t slots = fuse_slots(&h);
+    fuse_scratch scratch = {sqlite3_malloc64(slots * sizeof *scratch.hashes),
+                            sqlite3_malloc64(slots * sizeof *scratch.queue),
+                            sqlite3_malloc64(slots)};
+    filter_status status = FILTER_OK;
+    if (scratch.hashes == NULL || scratch.queue == NULL || scratch.counts == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        status = FILTER_BAD_ARGUMENT;
+    } else {
+        sql_advise_huge_pages(scratch.hashes, slots * sizeof *scratch.hashes);
+        status = fuse_build(st->blob, &h, st->whole, &scratch);
+        if (status != FILTER_OK) {
+            sql_errorf(ctx, "%s: no seed of the first %d built a 'fuse' filter of %llu keys",
+                       st->func, FUSE_SEEDS, (unsigned long long)st->whole_count);
+        }
+    }
+    fuse_sql_free_scratch(&scratch);
+    return status == FILTER_OK;
+}
+
+/* The fields of bloom_info. */
+static void fuse_sql_info(sqlite3_str *json, const filter_view *f) {
+    fuse_header h = fuse_header_of(f);
+    sqlite3_str_appendf(json,
+                        ",\"fingerprint_bits\":%u,\"arity\":%d,\"segment_length\":%llu,"
+                        "\"segments\":%u,\"slots\":%llu,\"seed\":%llu,\"bytes\":%llu,\"n\":%llu,"
+                        "\"p\":%!.15g,\"keys_added\":%llu,",
+                        (unsigned)h.fingerprint_bits, FUSE_ARITY,
+                        (unsigned long long)(UINT64_C(1) << h.segment_bits), (unsigned)h.segments,
+                        (unsigned long long)fuse_slots(&h), (unsigned long long)h.seed,
+                        (unsigned long long)f->bytes, (unsigned long long)h.n, h.p,
+                        (unsigned long long)h.keys);
+    if (h.keys > 0) {
+        sqlite3_str_appendf(json, "\"bits_per_key\":%!.15g,\"estimated_fp_rate\":%!.15g,",
+                            8.0 * (double)f->bytes / (double)h.keys,
+                            ldexp(1.0, -(int)h.fingerprint_bits));
+    } else {
+        sqlite3_str_appendall(json, "\"bits_per_key\":null,\"estimated_fp_rate\":0,");
+    }
+    sqlite3_str_appendf(json, "\"over_capacity\":%s", h.keys > h.n ? "true" : "false");
+}
+
+/* Static: built once from the group's keys, never an empty filter to add to. */
+const sql_kind fuse_sql = {
+    .kind = &fuse_kind,
+    .build_state_bytes = sizeof(build_state),
+    .build_whole = fuse_sql_build_whole,
+    .info = fuse_sql_info,
+};
