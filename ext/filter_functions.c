@@ -157,11 +157,18 @@ static int bloom_build_builds(const sql_kind *kind) {
     return kind->build_size != NULL || kind->build_whole != NULL;
 }
 
+/* Whether func builds kind: bloom_build from n and p or from all its keys, bloom_empty (empty
+** set) from n and p. */
+static int bloom_build_lists(const sql_kind *kind, int empty) {
+    return empty ? kind->build_size != NULL : bloom_build_builds(kind);
+}
+
 /* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
 ** first the kind of the group's first row (NULL if none), without a copy of the argument
-** (sql_text_is). Returns NULL after setting the error. */
+** (sql_text_is); the error lists the kinds func builds (bloom_empty when empty is set).
+** Returns NULL after setting the error. */
 static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *func,
-                                             sqlite3_value *v, const sql_kind *first) {
+                                             sqlite3_value *v, const sql_kind *first, int empty) {
     const sql_kind *kind;
     if (first != NULL && sql_text_is(v, first->kind->name)) {
         return first;
@@ -175,10 +182,10 @@ static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *f
     sqlite3_str_appendf(s, "%s: layout must be ", func);
     size_t last = 0; /* the last kind it builds, for the " or " */
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-        last = bloom_build_builds(kind) ? i : last;
+        last = bloom_build_lists(kind, empty) ? i : last;
     }
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-        if (bloom_build_builds(kind)) {
+        if (bloom_build_lists(kind, empty)) {
             const char *separator = i == 0 ? "" : i == last ? " or " : ", ";
             sqlite3_str_appendf(s, "%s'%s'", separator, kind->kind->name);
         }
@@ -405,7 +412,7 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
         (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
         (argc <= KIND_ARGUMENT ||
          (kind = bloom_build_read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT],
-                                       st ? st->kind : NULL)) != NULL);
+                                       st ? st->kind : NULL, 0)) != NULL);
     if (ok && st == NULL) {
         st = bloom_build_start_group(ctx, argc, kind, n, p);
         ok = st != NULL;
@@ -473,7 +480,8 @@ static void bloom_empty_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
     double p;
     if (!sql_read_capacity(ctx, "bloom_empty", argv[0], 0, &n) ||
         !sql_read_rate(ctx, "bloom_empty", argv[1], &p) ||
-        (argc > 2 && (kind = bloom_build_read_kind(ctx, "bloom_empty", argv[2], NULL)) == NULL) ||
+        (argc > 2 &&
+         (kind = bloom_build_read_kind(ctx, "bloom_empty", argv[2], NULL, 1)) == NULL) ||
         !bloom_build_check_kind(ctx, "bloom_empty", kind, 1)) {
         return;
     }

@@ -106,7 +106,11 @@ union_state *sql_union_state(sqlite3_context *ctx) {
 
 void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f) {
     filter_view copy;
-    if (st->blob != NULL && !sql_filter_compatible(ctx, func, &st->view, f)) {
+    if (!filter_kind_can(f->kind,
+                         FILTER_MERGES)) { /* refused also alone (rule 30 (static filters)) */
+        sql_error_cannot(ctx, func, f->kind, FILTER_MERGES);
+        st->failed = 1;
+    } else if (st->blob != NULL && !sql_filter_compatible(ctx, func, &st->view, f)) {
         st->failed = 1;
     } else if (st->blob == NULL) {
         st->blob = sql_copy_filter(ctx, f, &st->view);

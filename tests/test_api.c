@@ -388,6 +388,15 @@ static void test_golden(const char *extension, const char *golden_dir) {
          "SELECT bloom_build(k, 20, 0.01, 'parquet') FROM keys WHERE typeof(k) = 'integer'", 96,
          NULL, "SELECT bloom_might_contain(?1, k) FROM keys WHERE k IS NOT NULL ORDER BY rowid",
          "1 1 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 0 0", 7},
+        /* A binary fuse filter's bytes depend on the set of keys alone: the rows backwards, each
+        ** twice; 18 distinct keys. */
+        {"fuse_v2.hex",
+         "SELECT bloom_build(k, 20, 0.01, 'fuse') FROM (SELECT k FROM keys UNION ALL SELECT k "
+         "FROM keys ORDER BY 1 DESC)",
+         106, NULL,
+         "SELECT json_extract(i, '$.keys_added'), json_extract(i, '$.fingerprint_bits'), "
+         "json_extract(i, '$.slots') FROM (SELECT bloom_info(?1) AS i)",
+         "18 7 48", 19},
     };
     for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
         uint8_t golden[512];

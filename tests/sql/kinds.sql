@@ -20,11 +20,18 @@
 -- and its absent keys the same of the absent ones; every statement takes a kind's keys from
 -- kind_keys and kind_absent. Its own rules (the type, 1 and 1.0 as one key, the refusals):
 -- tests/sql/parquet.sql.
-CREATE TABLE kinds(name TEXT PRIMARY KEY, one_type INTEGER NOT NULL DEFAULT 0);
+--
+-- A binary fuse filter ('fuse', kind 8; static 1) is built once from all its keys (rule 30
+-- (static filters)): it runs the body wherever a statement builds or probes a filter, also in
+-- place, and is refused by the union, the add and the removes, which say to build it again
+-- (at the end of this file). Its own rules: tests/sql/fuse.sql.
+CREATE TABLE kinds(name TEXT PRIMARY KEY, one_type INTEGER NOT NULL DEFAULT 0,
+                   static INTEGER NOT NULL DEFAULT 0);
 INSERT INTO kinds(name) VALUES ('standard'), ('blocked'), ('counting'), ('cuckoo'), ('scalable'), ('countmin');
-INSERT INTO kinds VALUES ('parquet', 1);
+INSERT INTO kinds(name, one_type) VALUES ('parquet', 1);
+INSERT INTO kinds(name, static) VALUES ('fuse', 1);
 SELECT bloom_build(1, 10, 0.01, 'no such kind');
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet', got 'no such kind'
+-- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'no such kind'
 
 -- 2,000 keys of every type, and as many absent ones.
 CREATE TABLE keys(i INTEGER, k);
@@ -60,6 +67,7 @@ GROUP BY name ORDER BY name;
 -- => counting|2000|2000
 -- => countmin|2000|2000
 -- => cuckoo|2000|2000
+-- => fuse|2000|2000
 -- => parquet|2000|2000
 -- => scalable|2000|2000
 -- => standard|2000|2000
@@ -71,6 +79,7 @@ WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 -- => counting|500
 -- => countmin|500
 -- => cuckoo|500
+-- => fuse|500
 -- => scalable|500
 -- => standard|500
 
@@ -83,17 +92,20 @@ WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 -- here where the model of rule 27 (Parquet filters) needs 83, so that its rate is well under
 -- p: 0.117 % by the model at 128 blocks, 0.120 % by bloom_info's estimated_fp_rate of this
 -- one, from its blocks' fill (2.4 expected, a standard deviation of 1.55: 0 to 9; the
--- statement after it checks that rate). And none at all in an empty filter.
+-- statement after it checks that rate); a binary fuse filter's fingerprints of 7 bits, the
+-- fewest with 2^-f <= 1 %, match with chance 2^-7 (15.6 expected, 0 to 32). And none at all in
+-- an empty filter.
 CREATE TABLE expected_fp(name TEXT PRIMARY KEY, low INTEGER, high INTEGER);
 INSERT INTO expected_fp VALUES ('standard', 3, 41), ('blocked', 3, 41), ('counting', 3, 41),
                                ('cuckoo', 3, 41), ('scalable', 0, 12), ('countmin', 1960, 2000),
-                               ('parquet', 0, 9);
+                               ('parquet', 0, 9), ('fuse', 0, 32);
 SELECT name, sum(bloom_might_contain(f, k)) BETWEEN low AND high
 FROM built JOIN expected_fp USING (name) JOIN kind_absent USING (name) GROUP BY name ORDER BY name;
 -- => blocked|1
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|1
+-- => fuse|1
 -- => parquet|1
 -- => scalable|1
 -- => standard|1
@@ -109,6 +121,7 @@ ORDER BY name;
 -- => counting|0
 -- => countmin|0
 -- => cuckoo|0
+-- => fuse|0
 -- => parquet|0
 -- => scalable|0
 -- => standard|0
@@ -120,6 +133,7 @@ ORDER BY name;
 SELECT name, (SELECT bloom_build(k, NULL, 0.01, name) FROM kind_keys WHERE kind_keys.name = built.name) = f
 FROM built WHERE name NOT IN ('counting', 'cuckoo', 'scalable', 'countmin') ORDER BY name;
 -- => blocked|1
+-- => fuse|1
 -- => parquet|1
 -- => standard|1
 SELECT bloom_build(k, NULL, 0.01, 'counting') FROM keys;
@@ -127,10 +141,10 @@ SELECT bloom_build(k, NULL, 0.01, 'counting') FROM keys;
 
 -- Rule 10 (union): the union of filters built over parts is the filter built over the whole,
 -- as an aggregate and as a scalar of two parts; a cuckoo filter's union holds the same keys,
--- placed in another order.
+-- placed in another order. (Not a static kind, which does not merge.)
 CREATE TABLE parts AS
-SELECT name, i % 3 AS part, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys
-WHERE name <> 'countmin' GROUP BY name, part
+SELECT name, i % 3 AS part, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys JOIN kinds USING (name)
+WHERE name <> 'countmin' AND NOT static GROUP BY name, part
 UNION ALL SELECT 'countmin', i % 3 AS part, cms_build(k, 0.01, 0.05) FROM kind_keys
 WHERE name = 'countmin' GROUP BY part;
 CREATE TABLE unions AS SELECT name, bloom_union(f) AS f FROM parts GROUP BY name;
@@ -165,10 +179,11 @@ WHERE p0.name = p1.name AND p0.part = 0 AND p1.part = 1 ORDER BY p0.name;
 -- => scalable|1
 -- => standard|1
 
--- Rule 9 (add): the filter of 1,999 keys with the last one added is the filter of all 2,000.
+-- Rule 9 (add): the filter of 1,999 keys with the last one added is the filter of all 2,000
+-- (not a static kind's, which is never added to).
 CREATE TABLE but_last AS
-SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys
-WHERE name <> 'countmin' AND i < 1999 GROUP BY name
+SELECT name, bloom_build(k, 2000, 0.01, name) AS f FROM kind_keys JOIN kinds USING (name)
+WHERE name <> 'countmin' AND NOT static AND i < 1999 GROUP BY name
 UNION ALL SELECT 'countmin', cms_build(k, 0.01, 0.05) FROM kind_keys WHERE name = 'countmin' AND i < 1999;
 SELECT name, bloom_add(l.f, (SELECT k FROM kind_keys WHERE kind_keys.name = b.name AND i = 1999)) = b.f
 FROM built AS b JOIN but_last AS l USING (name) ORDER BY name;
@@ -190,6 +205,7 @@ FROM built ORDER BY name;
 -- => counting|1|2000|NULL|0
 -- => countmin|1|NULL|2000|NULL
 -- => cuckoo|1|2000|NULL|0
+-- => fuse|1|2000|NULL|0
 -- => parquet|1|2000|NULL|NULL
 -- => scalable|1|2000|NULL|NULL
 -- => standard|1|2000|NULL|0
@@ -206,15 +222,18 @@ WHERE a.name = 'standard' AND b.name = 'blocked';
 -- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and layout
 
 -- Rule 19 (in place): the keys added one by one where the filter is stored give the bytes
--- bloom_build gives, and a probe there answers as bloom_might_contain, present or absent.
--- (In a transaction: in autocommit, a SELECT commits each call of a writer as it returns.)
+-- bloom_build gives, and a probe there answers as bloom_might_contain, present or absent. (A
+-- static kind's filter is stored built.) (In a transaction: in autocommit, a SELECT commits each
+-- call of a writer as it returns.)
 CREATE TABLE stored(name TEXT, f BLOB);
 INSERT INTO stored
-SELECT name, CASE name WHEN 'countmin' THEN cms_empty(0.01, 0.05) ELSE bloom_empty(2000, 0.01, name) END
+SELECT name, CASE WHEN name = 'countmin' THEN cms_empty(0.01, 0.05)
+                  WHEN static THEN (SELECT f FROM built WHERE built.name = kinds.name)
+                  ELSE bloom_empty(2000, 0.01, name) END
 FROM kinds ORDER BY rowid;
 BEGIN;
 SELECT name, count(bloom_add_in_place('stored', 'f', kinds.rowid, k)) FROM kinds JOIN kind_keys USING (name)
-GROUP BY name ORDER BY name;
+WHERE NOT static GROUP BY name ORDER BY name;
 -- => blocked|2000
 -- => counting|2000
 -- => countmin|2000
@@ -227,6 +246,7 @@ SELECT s.name, s.f = b.f FROM stored AS s JOIN built AS b USING (name) ORDER BY 
 -- => counting|1
 -- => countmin|1
 -- => cuckoo|1
+-- => fuse|1
 -- => parquet|1
 -- => scalable|1
 -- => standard|1
@@ -237,6 +257,7 @@ GROUP BY s.name ORDER BY s.name;
 -- => counting|4000
 -- => countmin|4000
 -- => cuckoo|4000
+-- => fuse|4000
 -- => parquet|4000
 -- => scalable|4000
 -- => standard|4000
@@ -274,3 +295,18 @@ SELECT bloom_remove_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = '
 -- error: bloom_remove_in_place: a 'countmin' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
 SELECT bloom_remove_in_place('stored', 'f', rowid, 'text:key 2') FROM stored WHERE name = 'parquet';
 -- error: bloom_remove_in_place: a 'parquet' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
+
+-- Rule 30 (static filters): a static kind's filter is not added to, removed from or merged,
+-- copied or where it is stored, nor made empty: each says it is built once from all its keys.
+SELECT bloom_add(f, 1) FROM built WHERE name = 'fuse';
+-- error: bloom_add: a 'fuse' filter cannot add keys: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to add keys
+SELECT bloom_remove(f, 1) FROM built WHERE name = 'fuse';
+-- error: bloom_remove: a 'fuse' filter cannot remove keys: it is built once from all its keys; build it again, or build a 'counting' or 'cuckoo' filter to remove keys
+SELECT bloom_union(f) FROM built WHERE name = 'fuse';
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge with another
+SELECT bloom_add_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'fuse';
+-- error: bloom_add_in_place: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to add keys where it is stored
+SELECT bloom_remove_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'fuse';
+-- error: bloom_remove_in_place: a 'fuse' filter cannot remove keys: it is built once from all its keys; build it again, or build a 'counting' or 'cuckoo' filter to remove keys
+SELECT bloom_empty(2000, 0.01, 'fuse');
+-- error: bloom_empty: a 'fuse' filter is built once from all its keys, never empty: use bloom_build(key, n, p, 'fuse')

@@ -285,7 +285,8 @@ void test_kind_count_offset(void) {
 }
 
 void test_kind_refusal(void) {
-    /* A kind with no slots adds nothing: it is built once from all its keys (rule 30). */
+    /* A kind with no slots adds nothing: it is built once from all its keys (rule 30 (static
+     * filters)). */
     static const struct {
         filter_ability ability;
         const char *message;
