@@ -275,23 +275,74 @@ static void fuse_unlink(const fuse_scratch *scratch, const fuse_place *place, ui
     }
 }
 
-/* Tries to peel keys (h->keys of them) with h->seed: each key counted and XORed into its slots,
-** then the slots one key alone uses taken one by one. Returns the number of keys peeled, their
-** slots at the start of scratch->queue in the order peeled. */
-static uint64_t fuse_peel(const fuse_header *h, const uint64_t *keys, const fuse_scratch *scratch) {
+/* The inverse of hash_mix64: x from hash_mix64(x). */
+static uint64_t fuse_unmix(uint64_t z) {
+    static const uint64_t multipliers[2] = {UINT64_C(0x94D049BB133111EB),
+                                            UINT64_C(0xBF58476D1CE4E5B9)};
+    static const int shifts[3] = {31, 27, 30};
+    for (int step = 0; step < 3; step++) {
+        uint64_t x = z; /* z = x ^ (x >> shift): x from its top bits down */
+        for (int bits = shifts[step]; bits < 64; bits += shifts[step]) {
+            x = z ^ (x >> shifts[step]);
+        }
+        z = x;
+        if (step < 2) {
+            uint64_t inverse = multipliers[step]; /* odd: right in 3 bits, doubled by each step */
+            for (int i = 0; i < 5; i++) {
+                inverse *= 2 - multipliers[step] * inverse;
+            }
+            z *= inverse;
+        }
+    }
+    return z;
+}
+
+/* Replaces each of the keys (h->keys of them) by its mixed hash for h->seed, in increasing order
+** of its top 11 bits, so that the slots of one key after another lie near each other: buffer (as
+** many values) is scratch. */
+static void fuse_mix_in_order(const fuse_header *h, uint64_t *keys, uint64_t *buffer) {
+    enum { ORDER_BITS = 11, RANGES = 1 << ORDER_BITS };
+    uint64_t starts[RANGES] = {0};
+    for (uint64_t i = 0; i < h->keys; i++) {
+        keys[i] = fuse_mixed(keys[i], h->seed);
+        starts[keys[i] >> (64 - ORDER_BITS)]++;
+    }
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < RANGES; r++) {
+        uint64_t here = starts[r];
+        starts[r] = total;
+        total += here;
+    }
+    for (uint64_t i = 0; i < h->keys; i++) {
+        buffer[starts[keys[i] >> (64 - ORDER_BITS)]++] = keys[i];
+    }
+    memcpy(keys, buffer, h->keys * sizeof *keys);
+}
+
+/* Tries to peel keys (h->keys of them) with h->seed: each key counted and XORed into its slots
+** (the keys mixed and ordered first, fuse_mix_in_order, then put back, reordered), then the slots
+** one key alone uses taken one by one. Returns the number of keys peeled, their slots at the start
+** of scratch->queue in the order peeled. */
+static uint64_t fuse_peel(const fuse_header *h, uint64_t *keys, const fuse_scratch *scratch) {
     uint64_t slots = fuse_slots(h), queued = 0, peeled = 0;
+    fuse_mix_in_order(h, keys, scratch->hashes);
     memset(scratch->counts, 0, slots);
     memset(scratch->hashes, 0, slots * sizeof *scratch->hashes);
-    for (uint64_t i = 0; i < h->keys; i++) {
-        uint64_t mixed = fuse_mixed(keys[i], h->seed);
+    int crowded = 0;
+    for (uint64_t i = 0; i < h->keys && !crowded; i++) {
+        uint64_t mixed = keys[i];
         fuse_place place = fuse_place_of(mixed, h->segments, h->segment_bits, h->fingerprint_bits);
         for (int j = 0; j < FUSE_ARITY; j++) {
-            if (scratch->counts[place.slot[j]] == UINT8_MAX) {
-                return 0; /* a slot of 255 keys: this seed will not do */
-            }
+            crowded |= scratch->counts[place.slot[j]] == UINT8_MAX; /* this seed will not do */
             scratch->counts[place.slot[j]]++;
             scratch->hashes[place.slot[j]] ^= mixed;
         }
+    }
+    for (uint64_t i = 0; i < h->keys; i++) {
+        keys[i] = fuse_unmix(keys[i]) - h->seed;
+    }
+    if (crowded) {
+        return 0;
     }
     for (uint64_t slot = 0; slot < slots; slot++) {
         if (scratch->counts[slot] == 1) {
@@ -329,7 +380,7 @@ static void fuse_assign(uint8_t *blob, const fuse_header *h, const fuse_scratch 
     }
 }
 
-filter_status fuse_build(uint8_t *blob, fuse_header *h, const uint64_t *keys,
+filter_status fuse_build(uint8_t *blob, fuse_header *h, uint64_t *keys,
                          const fuse_scratch *scratch) {
     for (uint64_t t = 0; t < FUSE_SEEDS; t++) {
         h->seed = t * FUSE_SEED_STEP;

@@ -82,12 +82,13 @@ typedef struct fuse_scratch {
 /*
 ** Builds the filter in blob (fuse_blob_bytes(h) bytes, its body zero), which
 ** fuse_size sized for h->keys keys, from keys[0 .. h->keys), the first 64 bits
-** (h1) of their key hashes, distinct (fuse_distinct_keys): tries the seeds
+** (h1) of their key hashes, distinct (fuse_distinct_keys), which it reorders
+** (their slots are filled in the order of their places): tries the seeds
 ** 0, 1, ... (each as section 4.8 makes it) until one peels, then writes the
 ** header with that seed. FILTER_OK, or FILTER_FULL when FUSE_SEEDS seeds
 ** failed (the body is then not a filter).
 */
-filter_status fuse_build(uint8_t *blob, fuse_header *h, const uint64_t *keys,
+filter_status fuse_build(uint8_t *blob, fuse_header *h, uint64_t *keys,
                          const fuse_scratch *scratch);
 
 #endif /* FUSE_CORE_H */

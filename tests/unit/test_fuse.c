@@ -131,7 +131,7 @@ void test_fuse_builds(void) {
     static uint64_t keys[KEYS_MAX], copy[KEYS_MAX];
     static const uint64_t sizes[] = {1000, 4096, 20000, KEYS_MAX};
     static const double rates[] = {0.5, 0.01, 0.004, 1e-4};
-    uint64_t state = 11, seeds_max = 0, missing = 0, built = 0, invalid = 0;
+    uint64_t state = 11, seeds_max = 0, missing = 0, built = 0, invalid = 0, retried = 0;
     for (uint64_t count = 0; count < 300 + sizeof sizes / sizeof sizes[0]; count++) {
         uint64_t size = count < 300 ? count : sizes[count - 300];
         double p = rates[count % 4];
@@ -149,6 +149,7 @@ void test_fuse_builds(void) {
         char why[FILTER_WHY_MAX];
         invalid += filter_open(blob, bytes, &view, why) != FILTER_OK;
         built++;
+        retried += h.seed != 0; /* its keys were put back after a seed that failed */
         seeds_max = h.seed / UINT64_C(0x9E3779B97F4A7C15) > seeds_max
                         ? h.seed / UINT64_C(0x9E3779B97F4A7C15)
                         : seeds_max;
@@ -173,6 +174,9 @@ void test_fuse_builds(void) {
     CHECK_U64(missing, 0);
     CHECK_U64(invalid, 0);
     CHECK_U64(built, 304);
+    if (!CHECK(retried >= 5)) {
+        fprintf(stderr, "    %llu builds took a second seed\n", (unsigned long long)retried);
+    }
     if (!CHECK(seeds_max < 16)) {
         fprintf(stderr, "    a build needed seed %llu\n", (unsigned long long)seeds_max);
     }
