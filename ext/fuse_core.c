@@ -316,7 +316,9 @@ static void fuse_mix_in_order(const fuse_header *h, uint64_t *keys, uint64_t *bu
     for (uint64_t i = 0; i < h->keys; i++) {
         buffer[starts[keys[i] >> (64 - ORDER_BITS)]++] = keys[i];
     }
-    memcpy(keys, buffer, h->keys * sizeof *keys);
+    if (h->keys > 0) { /* keys may be NULL then */
+        memcpy(keys, buffer, h->keys * sizeof *keys);
+    }
 }
 
 /* Tries to peel keys (h->keys of them) with h->seed: each key counted and XORed into its slots
