@@ -333,9 +333,9 @@ static int bloom_build_key(sqlite3_context *ctx, build_state *st, key_hash key) 
 }
 
 /* Most keys a build of a kind built whole keeps, counting repeats: 8 bytes each in one
-** allocation, which SQLite keeps under 2^31 bytes. A test build sets a small maximum. */
+** allocation, which SQLite keeps under 2^31 - 256 bytes. A test build sets a small maximum. */
 #ifndef BLOOM_WHOLE_KEYS_MAX
-#define BLOOM_WHOLE_KEYS_MAX ((UINT64_C(1) << 28) - 32)
+#define BLOOM_WHOLE_KEYS_MAX ((UINT64_C(1) << 28) - 64)
 #endif
 
 /* Keeps the first 64 bits of key for a kind built whole at the end of the group (rule 30

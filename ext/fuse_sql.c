@@ -15,6 +15,12 @@
 /* The smallest p a binary fuse filter serves: 2^-FUSE_FINGERPRINT_MAX. */
 #define FUSE_P_MIN (1.0 / 4294967296.0)
 
+/* The most bytes of scratch a build allocates at once: what SQLite allocates (sqlite3_malloc64
+** refuses 2^31 - 256 and more). A test build sets a small maximum. */
+#ifndef BLOOM_FUSE_PIECE_MAX
+#define BLOOM_FUSE_PIECE_MAX (UINT64_C(0x7FFFFF00) - 1)
+#endif
+
 /* Sorts the kept keys of st and drops their repeats (st->whole_count becomes the distinct
 ** keys). Returns 0 after setting a NOMEM error. */
 static int fuse_sql_distinct(sqlite3_context *ctx, build_state *st) {
@@ -62,6 +68,16 @@ static int fuse_sql_build_whole(sqlite3_context *ctx, build_state *st) {
         return 0;
     }
     uint64_t slots = fuse_slots(&h);
+    if (slots * sizeof(uint64_t) > BLOOM_FUSE_PIECE_MAX) {
+        if (sql_errorf(ctx,
+                       "%s: a 'fuse' filter of %llu keys needs %llu bytes of scratch in one "
+                       "piece, more than SQLite allocates at once",
+                       st->func, (unsigned long long)st->whole_count,
+                       (unsigned long long)(slots * 8))) {
+            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+        }
+        return 0;
+    }
     fuse_scratch scratch = {sqlite3_malloc64(slots * sizeof *scratch.hashes),
                             sqlite3_malloc64(slots * sizeof *scratch.queue),
                             sqlite3_malloc64(slots)};

@@ -11,3 +11,21 @@ SELECT bloom_build(i, NULL, 0.01) FROM (
 SELECT json_extract(bloom_info(bloom_build(i, 5000, 0.01)), '$.keys_added') FROM (
   WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 5000) SELECT i FROM s);
 -- => 5000
+
+-- A static kind's build ('fuse', rule 30 (static filters)) keeps at most 4096 rows here
+-- (BLOOM_WHOLE_KEYS_MAX; 268,435,392 in a normal build), counting repeats.
+SELECT json_extract(bloom_info(bloom_build(i, NULL, 0.01, 'fuse')), '$.keys_added') FROM (
+  WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 4096) SELECT i % 100 AS i FROM s);
+-- => 100
+SELECT bloom_build(i, NULL, 0.01, 'fuse') FROM (
+  WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 4097) SELECT i % 100 AS i FROM s);
+-- error: bloom_build: a 'fuse' filter is built from at most 4096 keys
+-- Its scratch is allocated in pieces of at most 16,384 bytes here (BLOOM_FUSE_PIECE_MAX; what
+-- SQLite allocates at once in a normal build, so about 238 million keys): 8 bytes a slot, so
+-- 1,000 keys (1,408 slots) fit and 3,000 (4,096 slots) do not.
+SELECT json_extract(bloom_info(bloom_build(i, NULL, 0.01, 'fuse')), '$.slots') FROM (
+  WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 1000) SELECT i FROM s);
+-- => 1408
+SELECT bloom_build(i, NULL, 0.01, 'fuse') FROM (
+  WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 3000) SELECT i FROM s);
+-- error TOOBIG: bloom_build: a 'fuse' filter of 3000 keys needs 32768 bytes of scratch in one piece, more than SQLite allocates at once
