@@ -14,6 +14,9 @@ Kind 7 (the Parquet split-block Bloom filter) and its key hash 2 follow section 
 tables and section 5's checks for it; its author had read the extension's Parquet code for the
 encoding of its fuzz oracle's keys, but wrote this part from the words, and marks what they leave
 open "not in format.md" as above.
+Kind 8 (the binary fuse filter) follows section 4.8 and section 5's table for it, written from
+their words before its author read the extension's fuse code; what they leave open is marked
+"not in format.md" too.
 """
 import math
 import struct
@@ -27,10 +30,10 @@ READER_VERSION = 2                    # section 2: the newest format version thi
 # Section 1, kinds table, with the names bloom_build and bloom_info spell them ('counting' for
 # kind 3 is not in format.md: section 1 names only 'standard' and 'blocked').
 KINDS = {1: "standard", 2: "blocked", 3: "counting", 4: "cuckoo",   # 4.4: layout "cuckoo"
-         5: "scalable", 6: "countmin", 7: "parquet"}              # 4.5 to 4.7
-FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2}   # section 1: the version of each kind
+         5: "scalable", 6: "countmin", 7: "parquet", 8: "fuse"}   # 4.5 to 4.8
+FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2}   # section 1: each kind's
 HASHES = {1: "xxh3-128", 2: "xxh64-parquet"}   # section 1, key hashes table
-KIND_HASH = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 2}   # section 1: the key hash of each kind
+KIND_HASH = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 2, 8: 1}   # section 1: each kind's key hash
 SEGMENT = {1: 64, 2: 512, 3: 64}      # sections 4.1-4.3: m is a positive multiple of these
 RESERVED = {                          # sections 4.1-4.3: the reserved header bytes
     1: list(range(12, 16)) + list(range(48, 64)),
@@ -40,6 +43,7 @@ RESERVED = {                          # sections 4.1-4.3: the reserved header by
     5: list(range(11, 16)) + list(range(48, 64)),   # 4.5: stage layout, g and s at 8, 9, 10
     6: list(range(21, 24)) + list(range(48, 64)),   # 4.6: d at 16-19, update at 20
     7: list(range(41, 64)),                         # 4.7: the physical type at 40
+    8: [11] + list(range(48, 64)),                  # 4.8: f, arity, s at 8, 9, 10
 }
 COUNTER_BITS = 4                      # section 4.3: the counter width, the only one defined
 COUNTER_MAX = 15                      # section 4.3: a counter at 15 is saturated
@@ -53,6 +57,11 @@ BLOCKS_MAX = 67108863                 # section 4.7: z, 1 to 67,108,863
 SIZED_BLOCKS_MAX = 2**22              # section 4.7, sizing: at most 2^22 blocks
 PARQUET_TYPES = {1: "INT32", 2: "INT64", 3: "INT96", 4: "FLOAT", 5: "DOUBLE", 6: "BYTE_ARRAY",
                  7: "FIXED_LEN_BYTE_ARRAY"}   # 4.7: Parquet's Type enum; 0: none yet
+FUSE_ARITY = 3                        # section 4.8: slots a key's fingerprint is spread over
+FUSE_S_MAX = 18                       # section 4.8: s from 0 to 18
+FUSE_SLOTS_MAX = 2**32 - 1            # section 4.8: A = (S + 2) L <= 2^32 - 1
+FUSE_SEEDS = 64                       # section 4.8, build: seeds t = 0 .. 63
+FUSE_SEED_STEP = 0x9E3779B97F4A7C15   # section 4.8, build: seed = t * this (mod 2^64)
 SALTS = (0x47B6137B, 0x44974D91, 0x8824AD5B, 0xA2B7289D,   # 4.7: word j's bit
          0x705495C7, 0x2DF1424B, 0x9EFC4947, 0x5C6BFB31)
 
@@ -152,6 +161,8 @@ def _parse(blob, length, stages):
         return _parse_sketch(blob, length, fv, mrv, khash)
     if kind == 7:
         return _parse_parquet(blob, length, fv, mrv, khash)
+    if kind == 8:
+        return _parse_fuse(blob, length, fv, mrv, khash)
     # Sections 4.1-4.3: the header, the same fields at the same offsets in every kind (kind 3
     # puts its counter width in byte 12, reserved in kinds 1 and 2).
     k, = struct.unpack_from("<I", blob, 8)
@@ -314,6 +325,8 @@ def probe_hash(f, h1, h2):
         return int(estimate_hash(f, h1, h2) > 0)
     if f.kind == 4:
         return _cuckoo_probe(f, h1, h2)
+    if f.kind == 8:
+        return fuse_probe_hash(f, h1)
     body, pos = f.body, positions(f.kind, f.m, f.k, h1, h2)
     if f.kind == 3:
         return int(all(_counter(body, j) for j in pos))
@@ -510,6 +523,8 @@ def info(f):
         return _sketch_info(f)
     if f.kind == 7:
         return _parquet_info(f)
+    if f.kind == 8:
+        return _fuse_info(f)
     if f.kind == 4:
         return _cuckoo_info(f)
     m, k, body = f.m, f.k, f.body
@@ -632,6 +647,8 @@ def add(f, value):
         return sketch_add(f, value, 1)        # 4.6: bloom_add adds 1
     if f.kind == 7:
         return parquet_add(f, value)
+    if f.kind == 8:
+        raise ValueError("a fuse filter is built once: it has no add (section 4.8)")
     if f.kind == 4:
         return _cuckoo_add(f, value)
     values = cells(f)
@@ -645,8 +662,8 @@ def remove(f, value):
     (kept at 0)."""
     if isinstance(f, (bytes, bytearray, memoryview)):
         f = parse(f)
-    if f.kind in (5, 6, 7):
-        raise ValueError("a scalable, count-min or Parquet filter does not remove keys")
+    if f.kind in (5, 6, 7, 8):
+        raise ValueError("a scalable, count-min, Parquet or fuse filter does not remove keys")
     if f.kind == 4:
         return _cuckoo_remove(f, value)
     if f.kind != 3:
@@ -674,6 +691,8 @@ def union(a, b):
         return _sketch_union(a, b)
     if a.kind == 7:
         return _parquet_union(a, b)
+    if a.kind == 8:
+        raise ValueError("a fuse filter is built once: it has no union (section 4.8)")
     if a.kind == 4 and b.kind == 4:
         return _cuckoo_union(a, b)
     if (a.kind, a.key_hash, a.m, a.k) != (b.kind, b.key_hash, b.m, b.k):
@@ -1289,3 +1308,214 @@ def _parquet_info(f):
                 "bits_set": bits_set, "fill_ratio": bits_set / (256 * z),
                 "estimated_fp_rate": chance / z})
     return out
+
+
+# ---- Section 4.8: the binary fuse filter (kind 8) -----------------------------------------
+
+@dataclass
+class Fuse:
+    blob: bytes
+    format_version: int
+    min_reader_version: int
+    kind: int                 # 8
+    key_hash: int             # 1
+    fp_bits: int              # f
+    arity: int                # 3
+    seg_bits: int             # s: a segment has L = 2^s slots
+    segments: int             # S: the segments a key's first slot may lie in
+    seed: int
+    n: int
+    p: float
+    keys_added: int           # the distinct keys it holds
+
+    @property
+    def seg_len(self):
+        return 1 << self.seg_bits             # L
+
+    @property
+    def slot_count(self):
+        return (self.segments + 2) << self.seg_bits   # A = (S + 2) L
+
+    @property
+    def body(self):
+        return self.blob[HEADER:]
+
+
+def _fuse_bytes(slot_count, fp_bits):
+    """Section 4.8: the BLOB's length, 64 + ceil(A f / 8)."""
+    return HEADER + (slot_count * fp_bits + 7) // 8
+
+
+def _parse_fuse(blob, length, fv, mrv, khash):
+    """Section 4.8's header, checked as section 5's table for kind 8 says, in its order."""
+    fp_bits, arity, s = blob[8], blob[9], blob[10]
+    segments, = struct.unpack_from("<I", blob, 12)
+    seed, n = struct.unpack_from("<QQ", blob, 16)
+    p, = struct.unpack_from("<d", blob, 32)
+    keys, = struct.unpack_from("<Q", blob, 40)
+    if not 1 <= fp_bits <= 32:
+        raise FilterError("corrupt filter: fingerprints of %d bits, not 1 to 32" % fp_bits)
+    if arity != FUSE_ARITY:
+        raise FilterError("corrupt filter: %d slots a key, not %d" % (arity, FUSE_ARITY))
+    if s > FUSE_S_MAX:
+        raise FilterError("corrupt filter: segments of 2^%d slots, above 2^%d" % (s, FUSE_S_MAX))
+    slot_count = (segments + 2) << s
+    if segments < 1 or slot_count > FUSE_SLOTS_MAX:
+        raise FilterError("corrupt filter: %d segments of 2^%d slots" % (segments, s))
+    size = _fuse_bytes(slot_count, fp_bits)
+    if length != size:
+        raise FilterError("corrupt filter: %d slots of %d-bit fingerprints need %d bytes, the "
+                          "BLOB has %d" % (slot_count, fp_bits, size, length))
+    if n < 1:
+        raise FilterError("corrupt filter: capacity n = %d" % n)
+    if not 0 < p < 1:
+        raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
+    if keys > slot_count:
+        raise FilterError("corrupt filter: %d keys in %d slots" % (keys, slot_count))
+    if fv <= READER_VERSION:
+        for i in RESERVED[8]:
+            if blob[i]:
+                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
+                                  % (i, blob[i]))
+    return Fuse(blob, fv, mrv, 8, khash, fp_bits, arity, s, segments, seed, n, p, keys)
+
+
+def fuse_place(fp_bits, seg_bits, segments, seed, h1):
+    """Section 4.8: (h, fp, j0, j1, j2) of a key whose hash's low half is h1: its mixed hash,
+    fingerprint and three slots."""
+    L = 1 << seg_bits
+    h = _mix((h1 + seed) & M64)
+    fp = (h ^ (h >> 32)) & ((1 << fp_bits) - 1)
+    j0 = _reduce(h, segments * L)
+    j1 = (j0 + L) ^ ((h >> 18) & (L - 1))
+    j2 = (j0 + 2 * L) ^ (h & (L - 1))
+    return h, fp, j0, j1, j2
+
+
+def _fuse_slots_of(h, seg_bits, segments):
+    """The three slots of a mixed hash h (section 4.8: they are a function of h alone)."""
+    L = 1 << seg_bits
+    j0 = _reduce(h, segments * L)
+    return j0, (j0 + L) ^ ((h >> 18) & (L - 1)), (j0 + 2 * L) ^ (h & (L - 1))
+
+
+def fuse_slots(f):
+    """Every slot's f-bit value, slot j at index j (the cuckoo filter's packing, 4.4)."""
+    fb = f.fp_bits
+    bits = format(int.from_bytes(f.body, "little"), "0%db" % (8 * len(f.body)))[::-1]
+    return [int(bits[j * fb:(j + 1) * fb][::-1], 2) for j in range(f.slot_count)]
+
+
+def fuse_probe_hash(f, h1):
+    """Section 4.8, probe: 0 when keys = 0; else 1 when slot j0 XOR slot j1 XOR slot j2 = fp."""
+    if f.keys_added == 0:
+        return 0
+    _, fp, j0, j1, j2 = fuse_place(f.fp_bits, f.seg_bits, f.segments, f.seed, h1)
+    body, fb = f.body, f.fp_bits
+    return int(_slot(body, fb, j0) ^ _slot(body, fb, j1) ^ _slot(body, fb, j2) == fp)
+
+
+def fuse_size(x, p):
+    """Section 4.8, sizing (informative): (f, s, S) for x keys (2 when fewer) at rate p, in
+    binary64 as the formulas read (left to right). f is None when no f of 1 to 32 has
+    2^-f <= p (what a writer then does is not in format.md)."""
+    fp_bits = next((f for f in range(1, 33) if 2.0 ** -f <= p), None)
+    x = max(x, 2)
+    s = min(FUSE_S_MAX, math.floor(math.log(x) / math.log(3.33) + 2.25))
+    c = math.ceil(x * max(1.125, 0.875 + 0.25 * math.log(1e6) / math.log(x)))
+    L = 1 << s
+    return fp_bits, s, max(1, -(-c // L) - 2)
+
+
+def fuse_distinct(keys):
+    """Section 4.8, build: the keys' h1 (None, SQL NULL, skipped), sorted, repeats dropped."""
+    return sorted({key_hash(k)[0] for k in keys if k is not None})
+
+
+def fuse_peel(h1s, seg_bits, segments, seed):
+    """Section 4.8, build, with one seed: the order in which the keys were taken, as (mixed
+    hash, slot it was taken from), or None when some key could not be taken."""
+    A = (segments + 2) << seg_bits
+    count, xor = [0] * A, [0] * A
+    for h1 in h1s:
+        h = _mix((h1 + seed) & M64)
+        for j in _fuse_slots_of(h, seg_bits, segments):
+            count[j] += 1
+            xor[j] ^= h
+    queue = [j for j in range(A) if count[j] == 1]   # in increasing order
+    order, front = [], 0
+    while front < len(queue):
+        j = queue[front]
+        front += 1
+        if count[j] != 1:                     # no longer counted once: passed over
+            continue
+        h = xor[j]
+        order.append((h, j))
+        for i in _fuse_slots_of(h, seg_bits, segments):
+            count[i] -= 1                     # uncounted from its three slots ...
+            if i != j:
+                xor[i] ^= h                   # ... and XORed out of its two others
+                if count[i] == 1:
+                    queue.append(i)
+    return order if len(order) == len(h1s) else None
+
+
+def fuse_assign(order, fp_bits, seg_bits, segments):
+    """Section 4.8, build: the A slot values, the keys assigned in the reverse of their order."""
+    A = (segments + 2) << seg_bits
+    table = [0] * A
+    mask = (1 << fp_bits) - 1
+    for h, j in reversed(order):
+        value = (h ^ (h >> 32)) & mask
+        for i in _fuse_slots_of(h, seg_bits, segments):
+            if i != j:
+                value ^= table[i]
+        table[j] = value
+    return table
+
+
+def write_fuse(fp_bits, seg_bits, segments, seed, n, p, keys, table):
+    """A kind-8 filter from its header fields and its A slots, as this writer writes it
+    (format version 2 as both versions, key hash 1, reserved bytes 0, the bits after the last
+    slot 0)."""
+    header = (MAGIC + bytes([2, 2, 8, 1, fp_bits, FUSE_ARITY, seg_bits, 0])
+              + struct.pack("<IQQdQ", segments, seed, n, p, keys) + bytes(16))
+    size = _fuse_bytes(len(table), fp_bits) - HEADER
+    bits = "".join(format(v, "0%db" % fp_bits)[::-1] for v in table)
+    body = int(bits[::-1] or "0", 2).to_bytes(size, "little")
+    blob = header + body
+    parse(blob)
+    return blob
+
+
+def build_fuse(n, p, keys, sizing=None):
+    """bloom_build(key, n, p, 'fuse') over `keys` (None skipped; n None: the distinct keys),
+    as section 4.8's build and sizing say: the sizing of `sizing` keys when given (else of the
+    distinct keys: which x section 4.8's sizing takes is what this test and the extension
+    agree on). FilterFull when no seed of the 64 peels every key."""
+    h1s = fuse_distinct(keys)
+    fp_bits, seg_bits, segments = fuse_size(len(h1s) if sizing is None else sizing, p)
+    if fp_bits is None:
+        raise FilterFull("a 'fuse' filter at p = %r" % p)
+    if n is None:
+        n = len(h1s)
+    for t in range(FUSE_SEEDS):
+        seed = (t * FUSE_SEED_STEP) & M64
+        order = fuse_peel(h1s, seg_bits, segments, seed)
+        if order is not None:
+            table = fuse_assign(order, fp_bits, seg_bits, segments)
+            return write_fuse(fp_bits, seg_bits, segments, seed, n, p, len(h1s), table)
+    raise FilterFull("no seed of %d peels these %d keys" % (FUSE_SEEDS, len(h1s)))
+
+
+def _fuse_info(f):
+    """Section 4.8, derived figures."""
+    keys = f.keys_added
+    return {
+        "format_version": f.format_version, "min_reader_version": f.min_reader_version,
+        "layout": KINDS[8], "hash": HASHES[f.key_hash], "fingerprint_bits": f.fp_bits,
+        "arity": f.arity, "segment_length": f.seg_len, "segments": f.segments,
+        "slots": f.slot_count, "seed": f.seed, "bytes": len(f.blob), "n": f.n, "p": f.p,
+        "keys_added": keys, "bits_per_key": 8 * len(f.blob) / keys if keys else None,
+        "estimated_fp_rate": 2.0 ** -f.fp_bits if keys else 0.0, "over_capacity": keys > f.n,
+    }

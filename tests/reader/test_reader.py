@@ -27,11 +27,12 @@ import sqbf  # noqa: E402
 
 EXT = GOLDEN = FORMAT_MD = None
 STATS = {"filters": 0, "probes": 0, "false_positives": 0, "infos": 0, "corruptions": 0,
-         "vectors": 0, "written": 0, "ties": 0, "cuckoo_fp_log": 0, "sketches": 0}
+         "vectors": 0, "written": 0, "ties": 0, "cuckoo_fp_log": 0, "sketches": 0,
+         "fuse_retried": 0}
 NAN = float("nan")
 SEED = int(os.environ.get("SQBF_SEED", "0"))   # another seed explores other filters
 KIND_ARG = {1: "", 2: ", 'blocked'", 3: ", 'counting'",    # bloom_build's 4th argument
-            4: ", 'cuckoo'", 5: ", 'scalable'"}
+            4: ", 'cuckoo'", 5: ", 'scalable'", 8: ", 'fuse'"}
 
 
 def connect():
@@ -103,7 +104,7 @@ def compare_info(ext_json, mine):
                 bad += [("stage %d" % i,) + b for b in compare_info(g, w)]
         elif name in ("p", "fill_ratio", "estimated_fp_rate", "estimated_keys",
                       "estimated_keys_error", "load_factor", "tightening", "epsilon", "delta",
-                      "error_bound"):
+                      "error_bound", "bits_per_key"):
             ok = (got is None and want is None) or (
                 got is not None and want is not None and float(got) == sqbf.printed(name, want))
             if not ok and got is not None and want is not None and float(got) in ties(name, want):
@@ -1714,6 +1715,398 @@ class Parquet(TestCase):
         conn.close()
 
 
+FUSE_SEEDED = (([82, 83], 1), ([66620, 66621], 2), ([1630840, 1630841], 3))
+# Pairs of keys whose first seeds give them the same three slots (of 12: f, s, S = fuse_size(2,
+# p)), found by the reader: a build takes seed t = 1, 2 and 3 (section 4.8, build).
+
+
+def fuse_load_golden():
+    return Golden.load(None, "fuse_v2.hex")
+
+
+def check_fuse(blob, keys, probes, problems, conn=None):
+    """Compare the reader with the extension on one fuse filter that holds `keys`: the probes of
+    `keys` (all 1) and `probes`, and bloom_info."""
+    conn = conn or fixture().conn
+    f = sqbf.parse(blob)
+    STATS["filters"] += 1
+    for i, key in enumerate(list(keys) + list(probes)):
+        if key is None:
+            continue
+        ext = conn.execute("SELECT bloom_might_contain(?, ?)", (blob, key)).fetchone()[0]
+        mine = sqbf.might_contain(f, key)
+        STATS["probes"] += 1
+        if ext != mine or (i < len(keys) and mine != 1):
+            problems.append(("probe", f.fp_bits, f.seg_bits, f.segments, key, mine, ext))
+    info = conn.execute("SELECT bloom_info(?)", (blob,)).fetchone()[0]
+    STATS["infos"] += 1
+    problems += [("info", bad, info) for bad in compare_info(info, sqbf.info(f))]
+    return f
+
+
+class Fuse(TestCase):
+    """Section 4.8 (kind 8): its vectors, its golden fixture, its sizing, filters built by the
+    extension and rebuilt by the reader byte for byte, filters written by the reader, and its
+    refusals (a static filter)."""
+
+    def test_vectors(self):
+        """Section 6's table for kind 8, through the golden filter, by the reader."""
+        blob = fuse_load_golden()
+        f = sqbf.parse(blob)
+        values = sqbf.fuse_slots(f)
+        _, rows = format_vectors_named("fuse-vectors")
+        self.assertEqual(len(rows), 8)
+        text = " ".join(section("Kind 8 (section 4.8): keys followed").split())
+        self.assertIn("(f = %d, s = %d so L = %d, S = %d, A = %d, seed %d, so that h = mix(h1))"
+                      % (f.fp_bits, f.seg_bits, f.seg_len, f.segments, f.slot_count, f.seed),
+                      text)
+        answers = []
+        for key, h1, h, fp, slots, held, probe in rows:
+            with self.subTest(key=key):
+                value = sql_literal(key)
+                k1 = sqbf.key_hash(value)[0]
+                self.assertEqual(k1, int(h1, 16))
+                mixed, fp_mine, j0, j1, j2 = sqbf.fuse_place(f.fp_bits, f.seg_bits, f.segments,
+                                                             f.seed, k1)
+                self.assertEqual(mixed, int(h, 16))
+                self.assertEqual(mixed, sqbf._mix(k1))            # seed 0
+                self.assertEqual(fp_mine, int(fp))
+                self.assertEqual([j0, j1, j2], [int(x) for x in slots.split()])
+                # One slot in each of three consecutive segments.
+                self.assertEqual([j // f.seg_len for j in (j0, j1, j2)],
+                                 [j0 // f.seg_len + i for i in range(3)])
+                self.assertEqual([values[j] for j in (j0, j1, j2)],
+                                 [int(x) for x in held.split()])
+                self.assertEqual(sqbf.might_contain(f, value), int(probe))
+                self.assertEqual(int(probe), int(values[j0] ^ values[j1] ^ values[j2] == fp_mine))
+                answers.append(int(probe))
+                STATS["vectors"] += 1
+        self.assertEqual(answers, [1, 1, 1, 1, 1, 0, 0, 1])
+        conn = connect()
+        for key, *_, probe in rows:
+            self.assertEqual(conn.execute("SELECT bloom_might_contain(?, %s)" % key,
+                                          (blob,)).fetchone()[0], int(probe))
+        conn.close()
+
+    def test_golden(self):
+        """tests/golden/fuse_v2.hex from the README's words: the reader rebuilds it from the
+        keys, so does the extension in any order and with more repeats, and it holds each."""
+        text, keys = Golden.readme(self)
+        flat = " ".join(text.split())
+        fu = re.search(r"`fuse_v2.hex` is `bloom_build\(k, (\d+), ([\d.]+), 'fuse'\)`.*? (\d+) "
+                       r"distinct keys .*?f = (\d+), L = (\d+), S = (\d+), (\d+) slots, "
+                       r"seed (\d+), n = (\d+), p = ([\d.]+), (\d+) bytes", flat)
+        n, p, distinct, fb, seg_len, segments, slots, seed, n2, p2, size = fu.groups()
+        self.assertEqual((n, p), (n2, p2))
+        n, p = int(n), float(p)
+        blob = fuse_load_golden()
+        f = sqbf.parse(blob)
+        self.assertEqual((f.format_version, f.min_reader_version, f.kind, f.key_hash, f.fp_bits,
+                          f.arity, f.seg_len, f.segments, f.slot_count, f.seed, f.n, f.p,
+                          f.keys_added, len(blob)),
+                         (2, 2, 8, 1, int(fb), 3, int(seg_len), int(segments), int(slots),
+                          int(seed), n, p, int(distinct), int(size)))
+        self.assertEqual(len(sqbf.fuse_distinct(keys)), int(distinct))
+        self.assertEqual(sqbf.fuse_size(int(distinct), p),
+                         (int(fb), int(seg_len).bit_length() - 1, int(segments)))
+        self.assertEqual(sqbf.build_fuse(n, p, keys + [None]), blob)
+        self.assertEqual(sqbf.build_fuse(n, p, list(reversed(keys)) + keys[:5]), blob)
+        for key in keys:
+            self.assertEqual(sqbf.might_contain(f, key), 1)
+        conn = connect()
+        for rows in (keys + [None], [None] + list(reversed(keys)), keys + keys[::3]):
+            sql = "SELECT bloom_build(column1, 20, 0.01, 'fuse') FROM (VALUES %s)" % (
+                ", ".join("(?)" for _ in rows))
+            self.assertEqual(conn.execute(sql, rows).fetchone()[0], blob)
+        problems = []
+        check_fuse(blob, keys, PARQUET_EDGES + list(range(-300, 300)), problems, conn)
+        self.no_problems(problems)
+        conn.close()
+
+    def test_sizing(self):
+        """Section 4.8's sizing: its example of a million keys, and the header of filters the
+        extension builds over 1 to 40,000 distinct keys (x is the distinct keys, whatever n) at
+        rates on either side of each 2^-f."""
+        f, s, S = sqbf.fuse_size(10**6, 0.01)
+        A = (S + 2) << s
+        self.assertEqual((f, 1 << s, S, A), (7, 8192, 136, 1130496))
+        self.assertEqual(round(7 * A / 1e6, 2), 7.91)
+        self.assertEqual(sqbf.fuse_size(10**6, 0.004)[0], 8)
+        self.assertEqual(round(8 * A / 1e6, 2), 9.04)
+        self.assertEqual(sqbf.fuse_size(10**9, 0.01)[1], 18)
+        self.assertEqual(sqbf.fuse_size(0, 0.5), sqbf.fuse_size(2, 0.5))
+        conn, rng, problems = connect(), random.Random(SEED + 83), []
+        # x around each change of s (3.33^(s - 2.25)), and others.
+        xs = set(range(1, 260)) | {rng.randrange(260, 40001) for _ in range(60)}
+        for s in range(5, 12):
+            edge = 3.33 ** (s - 2.25)
+            xs |= {x for x in range(int(edge) - 2, int(edge) + 3) if 1 <= x <= 40000}
+        sql = ("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) "
+               "SELECT bloom_build(i, ?, ?, 'fuse') FROM c")
+        for x in sorted(xs):
+            n = rng.choice((x, 1, 10**6))
+            p = rng.choice((0.5, 0.01, 2.0 ** -rng.randrange(1, 33),
+                            math.nextafter(2.0 ** -rng.randrange(1, 32), 0),
+                            10 ** -rng.uniform(0.31, 9)))
+            blob = conn.execute(sql, (x, n, p)).fetchone()[0]
+            fh = sqbf.parse(blob)
+            if (fh.fp_bits, fh.seg_bits, fh.segments) != sqbf.fuse_size(x, p) or fh.keys_added != x:
+                problems.append(("sizing", x, n, p, (fh.fp_bits, fh.seg_bits, fh.segments),
+                                 sqbf.fuse_size(x, p)))
+        # p below 2^-32: no f of 1 to 32 (the reader says None; the extension refuses).
+        self.assertIsNone(sqbf.fuse_size(10, math.nextafter(2.0 ** -32, 0))[0])
+        self.assertIsNotNone(ext_error(lambda: conn.execute(
+            sql, (10, 10, math.nextafter(2.0 ** -32, 0))).fetchone()))
+        self.assertEqual(sqbf.fuse_size(10, 2.0 ** -32)[0], 32)
+        conn.close()
+        self.no_problems(problems)
+
+    def test_built_by_extension(self):
+        """bloom_build over rows of the pool (every type, repeats, NULLs; n given or NULL): the
+        reader builds the same bytes, in either order of the rows; probes and bloom_info."""
+        fx, rng, problems = fixture(), random.Random(SEED + 89), []
+        for i in range(300):
+            r = rng.random()
+            count = (rng.randrange(0, 40) if r < 0.6 else rng.randrange(40, 600) if r < 0.95
+                     else rng.randrange(600, 4000))
+            first = rng.randrange(1, len(fx.pool) - count - 60)
+            if i % 25 == 0:
+                first, count = 1, max(count, 40)      # all the special keys of make_pool
+            last = first + count - 1
+            n = rng.choice((None, count or 1, rng.randrange(1, 5000), max(1, count // 10)))
+            p = rng.choice((0.5, 0.01, 0.004, 2.0 ** -32, 10 ** -rng.uniform(0.302, 9.6)))
+            order = rng.choice(("id", "id DESC"))
+            blob, error = ext_value(fx.conn, "SELECT bloom_build(k, ?, ?, 'fuse') FROM (SELECT k "
+                                    "FROM pool WHERE id BETWEEN ? AND ? ORDER BY %s)" % order,
+                                    (n, p, first, last))
+            rows = fx.pool[first - 1:last]
+            if error is not None or all(v is None for v in rows):
+                if blob is not None or error is not None:
+                    problems.append(("no keys, or an error", first, last, error))
+                continue
+            mine = sqbf.build_fuse(n, p, rows)
+            if blob != mine:
+                problems.append(("build differs", n, p, first, last))
+                continue
+            f = check_filter(self, blob, first, last, 60, problems)
+            STATS["fuse_retried"] += f.seed != 0
+            if f.n != (n if n is not None else f.keys_added) or f.keys_added != len(
+                    sqbf.fuse_distinct(rows)):
+                problems.append(("n or keys", n, f.n, f.keys_added))
+        self.no_problems(problems)
+
+    def test_seeds(self):
+        """Section 4.8, build: a set that the first seeds do not peel takes the next, t *
+        0x9E3779B97F4A7C15; bloom_info prints the seed as the unsigned 64-bit integer."""
+        conn, problems = connect(), []
+        for keys, t in FUSE_SEEDED:
+            for p in (0.5, 0.01):
+                blob = sqbf.build_fuse(None, p, keys)
+                f = sqbf.parse(blob)
+                self.assertEqual(f.seed, t * 0x9E3779B97F4A7C15 % 2**64)
+                for u in range(t):                # the seeds before fail
+                    self.assertIsNone(sqbf.fuse_peel(sqbf.fuse_distinct(keys), f.seg_bits,
+                                                     f.segments, u * 0x9E3779B97F4A7C15 % 2**64))
+                ext = conn.execute("SELECT bloom_build(column1, NULL, ?, 'fuse') FROM (VALUES "
+                                   "(?), (?))", [p] + keys).fetchone()[0]
+                self.assertEqual(ext, blob)
+                check_fuse(blob, keys, list(range(-50, 50)), problems, conn)
+        # And sets of 12 consecutive integers, some of which take seed 1 or more.
+        retried = 0
+        for start in range(0, 6000, 12):
+            keys = list(range(start, start + 12))
+            blob = sqbf.build_fuse(12, 0.01, keys)
+            if sqbf.parse(blob).seed:
+                retried += 1
+                ext = conn.execute("SELECT bloom_build(value, 12, 0.01, 'fuse') FROM "
+                                   "json_each(?)", (json.dumps(keys),)).fetchone()[0]
+                if ext != blob:
+                    problems.append(("seeded build differs", start))
+        self.assertGreater(retried, 2)
+        STATS["fuse_retried"] += retried
+        conn.close()
+        self.no_problems(problems)
+
+    def test_written(self):
+        """Filters written by the reader with any header and any slots: the extension reads
+        them, and its probes (pool keys, some with slots set to match) and bloom_info agree."""
+        fx, rng, problems = fixture(), random.Random(SEED + 97), []
+        for i in range(250):
+            fb = rng.choice((1, 2, 7, 8, 13, 16, 31, 32, rng.randrange(1, 33)))
+            s = rng.choice((0, 1, 2, 4, 7, rng.randrange(0, 12), 18 if fb <= 2 else 3))
+            segments = rng.choice((1, 2, 3, rng.randrange(1, 40)))
+            if (segments + 2) << s > 2**20:
+                segments = 1
+            A = (segments + 2) << s
+            seed = rng.choice((0, 2**64 - 1, rng.randrange(2**64), 0x9E3779B97F4A7C15 * 5 % 2**64))
+            keys = rng.choice((0, 1, A, rng.randrange(A + 1)))
+            n = rng.choice((1, keys or 1, rng.randrange(1, 2**64)))
+            p = rng.choice((0.5, 5e-324, 0.9999999999999999, rng.random() or 0.5))
+            body = bytearray(rng.randbytes((A * fb + 7) // 8))
+            if A * fb % 8:
+                body[-1] &= (1 << (A * fb % 8)) - 1   # the bits after the last slot: 0
+            first = rng.randrange(1, len(fx.pool) - 200)
+            # Some pool keys made to match: their first slot set to fp XOR the other two (a
+            # later one may change a slot of an earlier: the last is sure to match).
+            last = None
+            for v in fx.pool[first - 1:first + 4]:
+                if v is None:
+                    continue
+                last = v
+                _, fp, j0, j1, j2 = sqbf.fuse_place(fb, s, segments, seed, sqbf.key_hash(v)[0])
+                value = fp ^ sqbf._slot(bytes(body), fb, j1) ^ sqbf._slot(bytes(body), fb, j2)
+                field = int.from_bytes(body, "little")
+                field &= ~(((1 << fb) - 1) << (j0 * fb))
+                field |= value << (j0 * fb)
+                body = bytearray(field.to_bytes(len(body), "little"))
+            blob = (sqbf.MAGIC + bytes([2, 2, 8, 1, fb, 3, s, 0])
+                    + struct.pack("<IQQdQ", segments, seed, n, p, keys) + bytes(16) + bytes(body))
+            f = sqbf.parse(blob)
+            STATS["written"] += 1
+            if A <= 4096:
+                self.assertEqual(sqbf.write_fuse(fb, s, segments, seed, n, p, keys,
+                                                 sqbf.fuse_slots(f)), blob)
+            rows = fx.conn.execute("SELECT id, bloom_might_contain(?, k) FROM pool WHERE id "
+                                   "BETWEEN ? AND ?", (blob, first, first + 150)).fetchall()
+            matched = 0
+            for rid, ext in rows:
+                if fx.pool[rid - 1] is None:
+                    continue
+                mine = sqbf.probe_hash(f, *fx.hashes[rid - 1])
+                STATS["probes"] += 1
+                matched += mine
+                if mine != ext:
+                    problems.append(("probe", fb, s, segments, seed, keys, fx.pool[rid - 1],
+                                     mine, ext))
+            if keys and last is not None and sqbf.might_contain(f, last) != 1:
+                problems.append(("the key made to match does not", fb, s, segments, keys))
+            if not keys and matched:
+                problems.append(("keys = 0 answers 1", fb, s, segments))
+            info = fx.conn.execute("SELECT bloom_info(?)", (blob,)).fetchone()[0]
+            STATS["infos"] += 1
+            problems += [("info", bad, info) for bad in compare_info(info, sqbf.info(f))]
+        self.no_problems(problems)
+
+    def test_static(self):
+        """Section 4.8: no add, remove or union; the reader refuses them, and so does the
+        extension."""
+        conn = connect()
+        blob = fuse_load_golden()
+        for op in (sqbf.add, sqbf.remove):
+            self.assertRaises(ValueError, op, blob, 1)
+        self.assertRaises(ValueError, sqbf.union, blob, blob)
+        for sql, args in (("SELECT bloom_add(?, 1)", (blob,)),
+                          ("SELECT bloom_remove(?, 42)", (blob,)),
+                          ("SELECT bloom_union(?, ?)", (blob, blob))):
+            self.assertIsNotNone(ext_error(lambda: conn.execute(sql, args).fetchone()), sql)
+        self.assertIsNotNone(ext_error(lambda: conn.execute(
+            "SELECT bloom_empty(20, 0.01, 'fuse')").fetchone()))
+        conn.close()
+
+    def test_newer_writer(self):
+        """Section 2 for kind 8: a newer format version's reserved bytes are ignored; at version
+        2 they must be 0."""
+        conn = connect()
+        base = fuse_load_golden()
+        for fv in (2, 3, 255):
+            blob = bytearray(base)
+            blob[4] = fv
+            for i in sqbf.RESERVED[8]:
+                blob[i] = 0xA5
+            blob = bytes(blob)
+            if fv == 2:
+                err = "corrupt filter: reserved byte 11 is 0xA5, not 0"
+                self.assertEqual(reader_error(blob), err)
+                self.assertEqual(ext_error(lambda: conn.execute("SELECT bloom_info(?)",
+                                                                (blob,)).fetchone()), err)
+                continue
+            problems = []
+            _, keys = Golden.readme(self)
+            check_fuse(blob, keys, list(range(-100, 100)), problems, conn)
+            self.no_problems(problems)
+        conn.close()
+
+
+def format_vectors_named(marker):
+    """format_vectors for a section 6 block delimited by <!-- marker:begin/end -->."""
+    with open(FORMAT_MD, encoding="utf-8") as fh:
+        text = fh.read()
+    block = text.split("<!-- %s:begin -->" % marker)[1].split("<!-- %s:end -->" % marker)[0]
+    rows = [[c.strip().strip("`") for c in ln.strip().strip("|").split("|")]
+            for ln in block.splitlines() if ln.startswith("| `")]
+    return block, rows
+
+
+def fuse_corruptions(rng):
+    """BLOBs that hit every check of section 5 for kind 8, then random damage to a fuse
+    filter's header."""
+    small = sqbf.build_fuse(20, 0.01, [1, 2, 3])                     # 12 slots of 7 bits
+    big = sqbf.build_fuse(None, 2.0 ** -13, list(range(300)))       # f = 13, L = 64 (s = 6)
+
+    def at(blob, off, fmt, value):
+        b = bytearray(blob)
+        struct.pack_into(fmt, b, off, value)
+        return bytes(b)
+
+    out = []
+    for base in (small, big):
+        f = sqbf.parse(base)
+        A = f.slot_count
+        for fv, mrv in ((1, 1), (2, 1), (3, 2), (3, 3), (2, 3), (0, 0)):
+            out.append(base[:4] + bytes([fv, mrv]) + base[6:])
+        for kind in range(10):
+            for h in (0, 1, 2, 3):
+                out.append(base[:6] + bytes([kind, h]) + base[8:])
+        for i in sqbf.RESERVED[8]:
+            for v in (0x01, 0xFF):
+                out.append(base[:i] + bytes([v]) + base[i + 1:])
+        out += [base + b"\x00", base[:-1], base[:64], base + bytes(8), base[:-8]]
+        for fb in (0, 1, 2, 6, 7, 8, 12, 13, 14, 31, 32, 33, 64, 255):
+            out.append(at(base, 8, "<B", fb))
+            # the length that f makes right
+            out.append(at(base, 8, "<B", fb)[:64] + bytes((A * min(max(fb, 1), 32) + 7) // 8))
+        for arity in (0, 1, 2, 3, 4, 255):
+            out.append(at(base, 9, "<B", arity))
+        for s in list(range(0, 21)) + [64, 255]:
+            out.append(at(base, 10, "<B", s))
+            for segments in (0, 1, 2**32 - 1):
+                out.append(at(at(base, 10, "<B", s), 12, "<I", segments))
+            if s <= 32:                               # on either side of A = 2^32 - 1
+                for segments in ((2**32 >> s) - 3, (2**32 >> s) - 2, (2**32 >> s) - 1):
+                    if 0 <= segments < 2**32:
+                        out.append(at(at(base, 10, "<B", s), 12, "<I", segments))
+        for segments in (0, 1, 2, 3, 4, 5, 2**31, 2**32 - 1):
+            out.append(at(base, 12, "<I", segments))
+        for n in (0, 1, 2, 2**64 - 1):
+            out.append(at(base, 24, "<Q", n))
+        for p in (0.0, -0.0, 1.0, -0.01, 2.0, 5e-324, 0.9999999999999999, 1.0000000000000002,
+                  NAN, -NAN, math.inf, -math.inf, 0.5):
+            out.append(at(base, 32, "<d", p))
+        for keys in (0, 1, A - 1, A, A + 1, 2**63, 2**64 - 1):
+            out.append(at(base, 40, "<Q", keys))
+        for seed in (0, 1, 2**64 - 1):
+            out.append(at(base, 16, "<Q", seed))
+        out.append(at(at(base, 8, "<B", 33), 9, "<B", 4))               # first check wins
+        out.append(at(at(base, 9, "<B", 4), 10, "<B", 19))
+        out.append(at(at(base, 10, "<B", 19), 12, "<I", 0))
+        out.append(at(at(base, 12, "<I", 0), 24, "<Q", 0))
+        out.append(at(base[:-1], 24, "<Q", 0))
+        out.append(at(at(base, 24, "<Q", 0), 32, "<d", 2.0))
+        out.append(at(at(base, 32, "<d", 2.0), 40, "<Q", A + 1))
+        out.append(at(at(base, 40, "<Q", A + 1), 11, "<B", 1))
+        out.append(at(at(base, 11, "<B", 1), 50, "<B", 1))
+    for _ in range(2000):                                               # random damage
+        b = bytearray(rng.choice((small, big)))
+        for _ in range(rng.randrange(1, 4)):
+            i = rng.choice((4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 23, 24, 25, 31, 32, 38, 39,
+                            40, 41, 47, 48, 63))
+            b[i] = rng.choice((0, 1, 2, 3, 4, 7, 8, 18, 19, 0x40, 0xFF, rng.randrange(256)))
+        if rng.random() < 0.1:
+            b = b[:rng.randrange(len(b) + 1)] if rng.random() < 0.5 else b + b"\x00"
+        out.append(bytes(b))
+    return out
+
+
 def parquet_corruptions(rng):
     """BLOBs that hit every check of section 5 for kind 7 (and the key hash of the kind), then
     random damage to a Parquet filter's header."""
@@ -1875,7 +2268,7 @@ def corruptions(rng):
         for fv in (0, 1, 2, 3, 255):
             for mrv in (0, 1, 2, 3, 255):
                 out.append(base[:4] + bytes([fv, mrv]) + base[6:])
-        for kind in (0, 1, 2, 3, 4, 5, 6, 7, 9, 255):
+        for kind in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 255):
             out.append(base[:6] + bytes([kind]) + base[7:])
             out.append(base[:4] + bytes([3, 3, kind]) + base[7:])   # newer: refused first
         for width in (0, 1, 3, 4, 5, 8, 16, 255):                    # kind 3's counter width
@@ -2015,6 +2408,19 @@ class Validation(TestCase):
         conn.close()
         self.no_problems(problems)
 
+    def test_messages_fuse(self):
+        """Section 5's table for kind 8, in its order."""
+        conn, problems = connect(), []
+        for blob in fuse_corruptions(random.Random(SEED + 61)):
+            mine = reader_error(blob)
+            for fn in ("bloom_might_contain(?, 1)", "bloom_info(?)"):
+                ext = ext_error(lambda: conn.execute("SELECT " + fn, (blob,)).fetchone())
+                if mine != ext:
+                    problems.append((fn, blob[:64].hex(), len(blob), mine, ext))
+            STATS["corruptions"] += 1
+        conn.close()
+        self.no_problems(problems)
+
     def test_nonfinite_p(self):
         """Section 5, `p = -0.01 is not between 0 and 1`, for a NaN or infinite p: spelled
         NaN, Inf and -Inf."""
@@ -2044,8 +2450,8 @@ def main():
           "compared, %(false_positives)d false "
           "positives agreed, %(infos)d bloom_info compared, %(corruptions)d corrupt BLOBs, "
           "%(written)d filters written by the reader, %(vectors)d test vectors, "
-          "%(ties)d printed ties, %(cuckoo_fp_log)d cuckoo rates as the extension's log(1 - q)"
-          % STATS
+          "%(ties)d printed ties, %(cuckoo_fp_log)d cuckoo rates as the extension's log(1 - q), "
+          "%(fuse_retried)d fuse filters built with a seed after the first" % STATS
           + ", %.1f s" % (time.time() - start))
     sys.exit(not result.wasSuccessful())
 

@@ -97,6 +97,7 @@ int main(int argc, char **argv) {
     test_fuse_empty_and_one();
     test_fuse_validation();
     test_fuse_io();
+    test_fuse_format_vectors(format_path);
     test_parquet_kind();
     test_parquet_sizing();
     test_parquet_model_rate();

@@ -335,3 +335,93 @@ static void test_fuse_golden(const char *golden_dir) {
     }
     free(built);
 }
+
+/* Section 4.8 written from its words, for section 6's vectors: reduce(x, r) = floor(r x / 2^64),
+** for r < 2^32 (A is), in 32-bit halves. */
+static uint64_t fuse_model_reduce(uint64_t x, uint64_t r) {
+    return ((x >> 32) * r + (((x & UINT64_C(0xFFFFFFFF)) * r) >> 32)) >> 32;
+}
+
+/* The f-bit field of slot j of a body: its bit t is bit j f + t of the body (4.4's packing). */
+static uint32_t fuse_model_slot(const uint8_t *body, uint32_t f, uint64_t j) {
+    uint32_t value = 0;
+    for (uint32_t t = 0; t < f; t++) {
+        uint64_t u = j * f + t;
+        value |= (uint32_t)((body[u / 8] >> (u % 8)) & 1) << t;
+    }
+    return value;
+}
+
+/* The golden filter the kind-8 vectors follow keys through. */
+typedef struct fuse_vectors {
+    const uint8_t *blob;
+    filter_view view;
+    fuse_header h;
+} fuse_vectors;
+
+/* Checks a row of the kind-8 vectors of docs/format.md section 6: the key's h1, mixed hash,
+** fingerprint and slots by the model of section 4.8, the values of those slots, and the probe by
+** the model and the core. Returns 1 if it was a row. */
+static int check_fuse_row(const char *line, void *context) {
+    const fuse_vectors *v = context;
+    char key_text[64], h1_text[17], h_text[17];
+    unsigned fp, values[3];
+    unsigned long long slots[3];
+    int probe;
+    if (sscanf(
+            line,
+            "| `%63[^`]` | `%16[0-9A-F]` | `%16[0-9A-F]` | %u | %llu %llu %llu | %u %u %u | %d |",
+            key_text, h1_text, h_text, &fp, &slots[0], &slots[1], &slots[2], &values[0], &values[1],
+            &values[2], &probe) != 11) {
+        return 0;
+    }
+    key_hash key = hash_of_literal(key_text);
+    uint32_t f = v->h.fingerprint_bits;
+    uint64_t length = UINT64_C(1) << v->h.segment_bits;
+    uint64_t h = model_mix(key.h1 + v->h.seed);
+    uint64_t j0 = fuse_model_reduce(h, v->h.segments * length);
+    uint64_t j[3] = {j0, (j0 + length) ^ ((h >> 18) & (length - 1)),
+                     (j0 + 2 * length) ^ (h & (length - 1))};
+    uint64_t mask = (UINT64_C(1) << f) - 1;
+    if (!CHECK(key.h1 == strtoull(h1_text, NULL, 16) && h == strtoull(h_text, NULL, 16))) {
+        fprintf(stderr, "    %s\n", key_text);
+    }
+    CHECK_U64((h ^ (h >> 32)) & mask, fp);
+    uint32_t xor = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK_U64(j[i], slots[i]);
+        CHECK_U64(j[i] / length, j0 / length + (uint64_t)i); /* three consecutive segments */
+        uint32_t value = fuse_model_slot(v->blob + FILTER_HEADER_BYTES, f, j[i]);
+        CHECK_U64(value, values[i]);
+        xor ^= value;
+    }
+    CHECK_U64(xor == fp, (uint64_t)probe);
+    if (!CHECK(fuse_kind.might_contain(&v->view, key) == probe)) {
+        fprintf(stderr, "    %s\n", key_text);
+    }
+    return 1;
+}
+
+/* Section 6's kind-8 vectors, through the golden filter rebuilt from the golden keys (f = 7,
+** s = 4, S = 1, seed 0, as the text above the table says). */
+void test_fuse_format_vectors(const char *format_path) {
+    key_hash keys[32];
+    uint64_t h1s[32], bytes;
+    size_t count = golden_keys(keys);
+    for (size_t i = 0; i < count; i++) {
+        h1s[i] = keys[i].h1;
+    }
+    fuse_vectors v;
+    char why[FILTER_WHY_MAX];
+    uint8_t *blob = fuse_make(h1s, count, 20, 0.01, &v.h, &bytes);
+    if (!CHECK(blob != NULL && filter_open(blob, bytes, &v.view, why) == FILTER_OK)) {
+        free(blob);
+        return;
+    }
+    v.blob = blob;
+    v.h = fuse_header_of(&v.view);
+    CHECK(v.h.fingerprint_bits == 7 && v.h.segment_bits == 4 && v.h.segments == 1 &&
+          v.h.seed == 0 && fuse_slots(&v.h) == 48);
+    CHECK_U64(format_section_rows(format_path, "fuse-vectors", check_fuse_row, &v), 8);
+    free(blob);
+}

@@ -263,6 +263,7 @@ void test_fuse_same_set_same_bytes(void);
 void test_fuse_empty_and_one(void);
 void test_fuse_validation(void);
 void test_fuse_io(void);
+void test_fuse_format_vectors(const char *format_path);
 
 /* test_parquet.c */
 void test_parquet_kind(void);
