@@ -8,14 +8,16 @@
 ** breaks. When it accepts:
 **  - what every kind shares: keys taken from the input itself, hashed as the filter hashes its
 **    keys (by its key hash, or by its kind's hash_key), go through every operation of the kind
-**    (filter_kind): might_contain, write_header (through filter_copy), add,
-**    compatible and merge in memory, and might_contain_io, add_io and remove_io through
-**    filter_io_memory on a view that holds the header alone. The _io ones give the answers and
-**    bytes of the in-memory ones, stay in the BLOB and report a read or write that fails; a key
-**    added probes 1 and is removed; a key that probes 0 is not removed and nothing is written.
-**    An add or a merge may find no room (FILTER_FULL, a cuckoo filter), and an add may refuse a
-**    key that is not a value of the filter's type (FILTER_REFUSED, a Parquet filter), writing
-**    nothing: it runs on a copy, which is dropped, as its callers do;
+**    (filter_kind) that it has (filter_kind_can): might_contain, write_header (through
+**    filter_copy), add, compatible and merge in memory, and might_contain_io, add_io and
+**    remove_io through filter_io_memory on a view that holds the header alone; what it does not
+**    have (a static kind: add, remove, merge) is refused as docs/functions.md says. The _io
+**    ones give the answers and bytes of the in-memory ones, stay in the BLOB and report a read
+**    or write that fails; a key added probes 1 and is removed; a key that probes 0 is not
+**    removed and nothing is written. An add or a merge may find no room (FILTER_FULL, a cuckoo
+**    filter), and an add may refuse a key that is not a value of the filter's type
+**    (FILTER_REFUSED, a Parquet filter), writing nothing: it runs on a copy, which is dropped,
+**    as its callers do;
 **  - the kind's oracle, a model of the kind written from docs/format.md: the header
 **    re-encodes, by the kind's own writer, to the same bytes but the versions and reserved
 **    bytes, and filter_copy writes that header; each operation gives the model's status,
@@ -23,16 +25,19 @@
 **    the checks of the kind's own functions beyond filter_kind (bloom_core.h for the Bloom
 **    kinds, counting_core.h for the counting kind, cuckoo_core.h for the cuckoo kind,
 **    scalable_core.h with growth for the scalable kind, countmin_core.h for the sketch,
-**    parquet_core.h with the conversion of keys to each physical type for the Parquet kind).
+**    parquet_core.h with the conversion of keys to each physical type for the Parquet kind,
+**    fuse_core.h's header and sizing for the binary fuse kind).
+** Whatever the input, its keys (and more, with n and p, chosen by its last bytes) are also built
+** into a binary fuse filter through fuse_core.h, which must be 4.8's build byte for byte, hold
+** them all, and pass the checks above (check_fuse_builds).
 ** AddressSanitizer checks every byte read and written.
 **
 ** This file is the entry point: it reads the input as a BLOB and takes its keys from it, then
 ** picks the checks. What every kind shares is in fuzz_core_kinds.c, each kind's oracle in the
 ** file of its room (fuzz_core_bloom.c, fuzz_core_counting.c, fuzz_core_cuckoo.c,
-** fuzz_core_scalable.c, fuzz_core_countmin.c, fuzz_core_parquet.c), the helpers in
-*fuzz_core_shared.c
-** (fuzz_core.h). A new kind of kind_list.h adds its oracle, NAME_oracle, in a file of its own:
-** without it fuzz_core does not link.
+** fuzz_core_scalable.c, fuzz_core_countmin.c, fuzz_core_parquet.c, fuzz_core_fuse.c), the
+** helpers in fuzz_core_shared.c (fuzz_core.h). A new kind of kind_list.h adds its oracle,
+** NAME_oracle, in a file of its own: without it fuzz_core does not link.
 */
 #include "fuzz_core.h"
 
@@ -111,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_oracles();
         oracles_checked = 1;
     }
+    check_fuse_builds(data, size);
     int accepted = spec_accepts(data, size, expected, 0);
     filter_status opened = filter_open(data, size, &view, why);
     check_validate_body(data, size, opened, why);

@@ -61,9 +61,11 @@ typedef struct kind_oracle {
     ** the kind's own header writer (the one bloom_build uses, not filter_kind's write_header). */
     void (*encode_header)(uint8_t *out, const uint8_t *blob);
     /* The model of the operations, on an accepted BLOB: the answer of a probe; add and remove
-    ** (NULL when the kind cannot remove) applied to blob, and merge of src, which the kind's
-    ** compatible accepted, into dst: each with the status it must return (FILTER_FULL when
-    ** there is no room), blob or dst left as it was unless FILTER_OK. */
+    ** applied to blob, and merge of src, which the kind's compatible accepted, into dst: each
+    ** with the status it must return (FILTER_FULL when there is no room), blob or dst left as it
+    ** was unless FILTER_OK. Each NULL exactly when the kind cannot do it (filter_kind_can:
+    ** FILTER_ADDS, FILTER_REMOVES, FILTER_MERGES; a static kind, built once from all its keys,
+    ** none of them): its refusals are checked instead. */
     int (*probe)(const uint8_t *blob, key_hash key);
     filter_status (*add)(uint8_t *blob, key_hash key, int *was_absent);
     filter_status (*remove)(uint8_t *blob, key_hash key);
@@ -78,7 +80,9 @@ FILTER_KINDS(FUZZ_ORACLE_DECLARE)
 /* ---- The checks every kind shares (fuzz_core_kinds.c) ---- */
 
 /* Aborts unless every kind of the table of kinds is found by its id and has the oracle of
-** that id, which removes keys exactly when the kind does. */
+** that id, which adds, removes and merges exactly when the kind does, and unless its slots
+** agree with each other (a kind that removes or grows adds; one that adds nothing counts
+** nothing). */
 void check_oracles(void);
 
 /* The oracle of kind, an entry of the table of kinds. */
@@ -108,6 +112,15 @@ void check_operations(const filter_view *f, const key_hash *keys, size_t count);
 ** and message (opened_why), reads in bounds and reports its failed reads. */
 void check_validate_body(const uint8_t *data, size_t size, filter_status opened,
                          const char *opened_why);
+
+/* ---- What the fuse kind's oracle checks of every input (fuzz_core_fuse.c) ---- */
+
+/* Aborts unless a binary fuse filter built through the core (fuse_distinct_keys, fuse_size,
+** fuse_build) from the keys of the input data (derive_key_values, with more INTEGERs and n and
+** p chosen by its last bytes) is 4.8's build of them, byte for byte, holds every one of them,
+** probes as 4.8's probe, passes check_operations, and is built again from the same keys in
+** another order and with repeats. */
+void check_fuse_builds(const uint8_t *data, size_t size);
 
 /* ---- What the Bloom kinds' oracle lends the kinds made of Bloom filters (fuzz_core_bloom.c) */
 

@@ -8,6 +8,7 @@
 */
 #include "fuzz_core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,15 +32,27 @@ void check_oracles(void) {
         if (oracle->id != kind->id) {
             fuzz_fail("the oracle of the '%s' kind models kind %u", kind->name, oracle->id);
         }
-        if ((oracle->remove == NULL) != (kind->remove_io == NULL)) {
-            fuzz_fail("the '%s' kind can%s remove, its oracle can%s", kind->name,
-                      kind->remove_io ? "" : "not", oracle->remove ? "" : "not");
+        int adds = filter_kind_can(kind, FILTER_ADDS),
+            merges = filter_kind_can(kind, FILTER_MERGES);
+        int removes = filter_kind_can(kind, FILTER_REMOVES);
+        if ((oracle->remove != NULL) != removes || (oracle->add != NULL) != adds ||
+            (oracle->merge != NULL) != merges) {
+            fuzz_fail("the '%s' kind adds %d, merges %d and removes %d, its oracle %d, %d and %d",
+                      kind->name, adds, merges, removes, oracle->add != NULL, oracle->merge != NULL,
+                      oracle->remove != NULL);
+        }
+        /* filter.h: add falls back on add_io, whose NULL means that nothing is added after the
+        ** build; a kind that removes or grows adds; one that adds nothing counts nothing. */
+        if ((kind->add != NULL && kind->add_io == NULL) || (removes && !adds) ||
+            (filter_kind_can(kind, FILTER_GROWS) && !adds) || (!adds && kind->count_offset != 0) ||
+            (kind->compatible == NULL) != (kind->merge == NULL)) {
+            fuzz_fail("the '%s' kind's slots say that it can do what it cannot", kind->name);
         }
     }
 }
 
-/* The key hash by which a kind hashes its keys (docs/format.md, section 1): kinds 1 to 6 by key
-** hash 1, kind 7 (Parquet) by key hash 2. */
+/* The key hash by which a kind hashes its keys (docs/format.md, section 1): kinds 1 to 6 and 8
+** by key hash 1, kind 7 (Parquet) by key hash 2. */
 static unsigned spec_key_hash_of(unsigned kind_id) {
     return kind_id == PARQUET_KIND ? KEY_HASH_XXH64_PARQUET : KEY_HASH_XXH3_128;
 }
@@ -149,18 +162,99 @@ static filter_view open_written(const uint8_t *blob, const filter_view *f, const
     return view;
 }
 
+/* What filter_kind_refusal says a kind cannot do, and the words of the ability in its
+** message (the errors of docs/functions.md: "a 'standard' filter cannot remove keys; ..."). */
+static const struct {
+    filter_ability ability;
+    const char *doing;
+} abilities[] = {
+    {FILTER_ADDS, "add keys"},       {FILTER_ADDS_IN_PLACE, "add keys where it is stored"},
+    {FILTER_REMOVES, "remove keys"}, {FILTER_MERGES, "merge with another"},
+    {FILTER_GROWS, "grow"},          {FILTER_PROBES_IN_PLACE, "be probed where it is stored"},
+};
+
+/* The refusal of kind for abilities[a], as the errors of docs/functions.md give it: "a 'NAME'
+** filter cannot DOING; build a 'K1', 'K2' or 'K3' filter to DOING", the kinds that can in the
+** order of the table; for a kind that adds nothing after it is built (rule 30 (static
+** filters)), "a 'NAME' filter cannot DOING: it is built once from all its keys; build it again,
+** or build a ..." ("build it from both sets of keys" for a merge). Cut as FILTER_WHY_MAX cuts. */
+static void expected_refusal(const filter_kind *kind, size_t a, char *out) {
+    char text[1024];
+    size_t used = (size_t)snprintf(text, sizeof text, "a '%s' filter cannot %s", kind->name,
+                                   abilities[a].doing);
+    if (filter_kind_can(kind, FILTER_ADDS)) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "; build a ");
+    } else {
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 ": it is built once from all its keys; build it %s, or build a ",
+                                 abilities[a].ability == FILTER_MERGES ? "from both sets of keys"
+                                                                       : "again");
+    }
+    size_t able = 0, count = 0;
+    for (size_t i = 0; i < FILTER_KIND_COUNT; i++) {
+        count += filter_kind_can(filter_kind_at(i), abilities[a].ability);
+    }
+    for (size_t i = 0; i < FILTER_KIND_COUNT; i++) {
+        const filter_kind *other = filter_kind_at(i);
+        if (filter_kind_can(other, abilities[a].ability)) {
+            able++;
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s'%s'",
+                                     able == 1       ? ""
+                                     : able == count ? " or "
+                                                     : ", ",
+                                     other->name);
+        }
+    }
+    snprintf(text + used, sizeof text - used, " filter to %s", abilities[a].doing);
+    size_t length = strlen(text) < FILTER_WHY_MAX - 1 ? strlen(text) : FILTER_WHY_MAX - 1;
+    memcpy(out, text, length);
+    out[length] = '\0';
+}
+
+/* Aborts unless filter_kind_refusal says, of each thing the kind of f cannot do, what
+** expected_refusal says; and, when it cannot merge, unless filter_compatible refuses f with g (of
+** its kind) with that message. */
+static void check_refusals(const filter_view *f, const filter_view *g) {
+    char why[FILTER_WHY_MAX], expected[FILTER_WHY_MAX];
+    for (size_t a = 0; a < sizeof abilities / sizeof abilities[0]; a++) {
+        if (filter_kind_can(f->kind, abilities[a].ability)) {
+            continue;
+        }
+        memset(why, 0xFF, sizeof why);
+        filter_kind_refusal(f->kind, abilities[a].ability, why);
+        expected_refusal(f->kind, a, expected);
+        if (memchr(why, '\0', sizeof why) == NULL || strcmp(why, expected) != 0) {
+            fuzz_fail("a '%s' filter refuses to %s with \"%.*s\", not \"%s\"", f->kind->name,
+                      abilities[a].doing, FILTER_WHY_MAX, why, expected);
+        }
+        if (abilities[a].ability == FILTER_MERGES) {
+            memset(why, 0, sizeof why);
+            if (filter_compatible(f, g, why) != FILTER_INVALID || strcmp(why, expected) != 0) {
+                fuzz_fail("filter_compatible of a '%s' filter says \"%s\", not \"%s\"",
+                          f->kind->name, why, expected);
+            }
+        }
+    }
+}
+
 /*
 ** The operations check_operations checks, each against the oracle's model too: filter_copy;
-** then, key by key, might_contain and might_contain_io; remove_io of a key that probes 0
-** (FILTER_ABSENT, nothing written); add_io, and add on a copy (the same status, and the same
-** bytes when it succeeds; FILTER_REFUSED, nothing written, only from a kind whose filters hold
-** values of one type); the key then probes 1; remove_io of the key just added succeeds;
-** then compatible and merge of f, on a copy, into the filter with the keys added (the same
-** status as the model's: FILTER_FULL when a fingerprint finds no room).
+** then, key by key, might_contain and might_contain_io (of a kind that probes in place); for a
+** kind that removes, remove_io of a key that probes 0 (FILTER_ABSENT, nothing written); for a
+** kind that adds, add_io, and add on a copy (the same status, and the same bytes when it
+** succeeds; FILTER_REFUSED, nothing written, only from a kind whose filters hold values of one
+** type), the key then probing 1, and remove_io of the key just added succeeding; then, for a
+** kind that merges, compatible and merge of f, on a copy, into the filter with the keys added
+** (the same status as the model's: FILTER_FULL when a fingerprint finds no room). What the kind
+** cannot do (a static kind: add, remove, merge), filter_kind_refusal and filter_compatible
+** refuse as docs/functions.md's errors say.
 */
 void check_operations(const filter_view *f, const key_hash *keys, size_t count) {
     const filter_kind *kind = f->kind;
     const kind_oracle *oracle = oracle_of(kind);
+    int adds = filter_kind_can(kind, FILTER_ADDS), removes = filter_kind_can(kind, FILTER_REMOVES);
+    int merges = filter_kind_can(kind, FILTER_MERGES);
+    int probes_io = filter_kind_can(kind, FILTER_PROBES_IN_PLACE);
     uint8_t *copy = malloc(f->bytes), *expected = duplicate(f->blob, f->bytes);
     uint8_t *added = duplicate(f->blob, f->bytes), *via_io = duplicate(f->blob, f->bytes);
     uint8_t *model = duplicate(f->blob, f->bytes);
@@ -180,16 +274,20 @@ void check_operations(const filter_view *f, const key_hash *keys, size_t count) 
     for (size_t i = 0; i < count; i++) {
         filter_view view = open_written(added, f, "a filter the kind added to");
         int probe = kind->might_contain(&view, keys[i]), answer, was_absent = !probe;
-        if (check_io(&t, f, via_io, OP_MIGHT_CONTAIN, keys[i], &answer) != FILTER_OK ||
-            answer != probe) {
+        if (probes_io &&
+            (check_io(&t, f, via_io, OP_MIGHT_CONTAIN, keys[i], &answer) != FILTER_OK ||
+             answer != probe)) {
             fuzz_fail("might_contain_io answers %d, might_contain %d", answer, probe);
         }
         if (oracle->probe(model, keys[i]) != probe) {
             fuzz_fail("might_contain answers %d, the oracle %d", probe, !probe);
         }
-        if (kind->remove_io != NULL && !probe &&
+        if (removes && !probe &&
             check_io(&t, f, via_io, OP_REMOVE, keys[i], &answer) != FILTER_ABSENT) {
             fuzz_fail("remove_io removes a key that probes 0");
+        }
+        if (!adds) {
+            continue;
         }
         filter_status status = check_io(&t, f, via_io, OP_ADD, keys[i], &answer);
         uint8_t *in_memory = duplicate(added, f->bytes); /* dropped unless the add succeeds */
@@ -221,11 +319,12 @@ void check_operations(const filter_view *f, const key_hash *keys, size_t count) 
         }
         view = open_written(added, f, "a filter the kind added to");
         if (kind->might_contain(&view, keys[i]) != 1 ||
-            check_io(&t, f, via_io, OP_MIGHT_CONTAIN, keys[i], &answer) != FILTER_OK ||
-            answer != 1) {
+            (probes_io &&
+             (check_io(&t, f, via_io, OP_MIGHT_CONTAIN, keys[i], &answer) != FILTER_OK ||
+              answer != 1))) {
             fuzz_fail("a key added probes 0");
         }
-        if (kind->remove_io != NULL) {
+        if (removes) {
             uint8_t *removed = duplicate(via_io, f->bytes);
             if (check_io(&t, f, removed, OP_REMOVE, keys[i], &answer) != FILTER_OK) {
                 fuzz_fail("remove_io does not remove a key just added");
@@ -241,31 +340,34 @@ void check_operations(const filter_view *f, const key_hash *keys, size_t count) 
     }
 
     filter_view view = open_written(added, f, "a filter the kind added to");
-    filter_status compatible = filter_compatible(&view, f, why);
-    int must_merge = oracle->compatible == NULL || oracle->compatible(added, f->blob);
-    if (compatible != FILTER_OK && (must_merge || compatible != FILTER_INVALID)) {
-        fuzz_fail("a filter is incompatible with itself with keys added: %s", why);
-    }
-    if (compatible == FILTER_OK && !must_merge) {
-        fuzz_fail("a filter is compatible with itself with keys added, its oracle says not");
-    }
-    filter_status merged = FILTER_INVALID;
-    if (compatible == FILTER_OK) {
-        uint8_t *merging = duplicate(added, f->bytes); /* dropped unless the merge succeeds */
-        merged = kind->merge(merging, f);
-        if (merged == FILTER_OK) {
-            memcpy(added, merging, f->bytes);
-        } else if (merged != FILTER_FULL) {
-            fuzz_fail("merge returns %d", merged);
+    check_refusals(&view, f);
+    if (merges) {
+        filter_status compatible = filter_compatible(&view, f, why);
+        int must_merge = oracle->compatible == NULL || oracle->compatible(added, f->blob);
+        if (compatible != FILTER_OK && (must_merge || compatible != FILTER_INVALID)) {
+            fuzz_fail("a filter is incompatible with itself with keys added: %s", why);
         }
-        free(merging);
-        view = open_written(added, f, "a merged filter");
-    }
-    filter_status model_merged =
-        compatible == FILTER_OK ? oracle->merge(model, f->blob) : FILTER_INVALID;
-    if (merged != model_merged || memcmp(added, model, f->bytes) != 0) {
-        fuzz_fail("the kind's merge returns %d, the oracle %d; the bytes %s", merged, model_merged,
-                  memcmp(added, model, f->bytes) != 0 ? "differ" : "agree");
+        if (compatible == FILTER_OK && !must_merge) {
+            fuzz_fail("a filter is compatible with itself with keys added, its oracle says not");
+        }
+        filter_status merged = FILTER_INVALID;
+        if (compatible == FILTER_OK) {
+            uint8_t *merging = duplicate(added, f->bytes); /* dropped unless the merge succeeds */
+            merged = kind->merge(merging, f);
+            if (merged == FILTER_OK) {
+                memcpy(added, merging, f->bytes);
+            } else if (merged != FILTER_FULL) {
+                fuzz_fail("merge returns %d", merged);
+            }
+            free(merging);
+            view = open_written(added, f, "a merged filter");
+        }
+        filter_status model_merged =
+            compatible == FILTER_OK ? oracle->merge(model, f->blob) : FILTER_INVALID;
+        if (merged != model_merged || memcmp(added, model, f->bytes) != 0) {
+            fuzz_fail("the kind's merge returns %d, the oracle %d; the bytes %s", merged,
+                      model_merged, memcmp(added, model, f->bytes) != 0 ? "differ" : "agree");
+        }
     }
     for (size_t i = 0; i < count; i++) {
         if (kind->might_contain(&view, keys[i]) != oracle->probe(model, keys[i])) {
