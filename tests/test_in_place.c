@@ -30,7 +30,11 @@
 **     Parquet filter, of one type, takes them as TEXT that keeps their type apart),
 **     probing in place agrees with bloom_might_contain on 10,000 keys, and
 **     (counting, cuckoo) removing half in place gives the bytes of
-**     bloom_remove;
+**     bloom_remove; a static kind (the binary fuse filter, built once from all
+**     its keys by bloom_build: rule 30 (static filters)) stored whole, sized
+**     at the end and of no keys: the writers refuse it, the BLOB unchanged,
+**     bloom_add_in_place and bloom_remove_in_place saying it is built once from
+**     all its keys, and probing it in place agrees with bloom_might_contain;
 **  6. the Nth allocation failing while a writer runs, once or persistently,
 **     for N = 1, 2, ... until a run makes fewer: an error, the BLOB
 **     byte-identical, the connection usable;
@@ -939,6 +943,94 @@ static void test_equivalence(void) {
     sqlite3_close(db);
 }
 
+/* The kinds that cannot add: built once from all their keys by bloom_build (rule 30 (static
+** filters)). */
+static const char *const static_kinds[] = {"fuse"};
+
+/* Checks that sql, a writer in place on filters.f at id, fails with a message that starts with
+** expected, the BLOB unchanged. */
+static void check_writer_refused(sqlite3 *db, int id, const char *sql, const char *expected) {
+    bytes before = read_cell(db, id);
+    const char *got = run(db, sql);
+    if (!CHECK(strncmp(got, expected, strlen(expected)) == 0)) {
+        fprintf(stderr, "    %s: %s\n    expected: %s...\n", sql, got, expected);
+    }
+    CHECK(cell_is(db, id, &before));
+    bytes_free(&before);
+}
+
+/* Each static kind's filters in place: refused by the writers, probed as on the value. */
+static void test_static_kinds(void) {
+    sqlite3 *db = open_memory();
+    exec(db, keys_sql);
+    exec(db, "CREATE TABLE filters(id INTEGER PRIMARY KEY, name TEXT, f BLOB);");
+    for (size_t kind = 0; kind < sizeof static_kinds / sizeof static_kinds[0]; kind++) {
+        const char *name = static_kinds[kind];
+        /* 1: built for n = 2000 from the 2,000 keys (1,126 distinct, 50 NULL), 2: sized at the
+        ** end from them, 3: from their NULLs alone, a filter of no keys. */
+        char *sql = sqlite3_mprintf(
+            "DELETE FROM filters;"
+            "INSERT INTO filters SELECT 1, %Q, bloom_build(k, 2000, 0.01, %Q) FROM keys;"
+            "INSERT INTO filters SELECT 2, %Q, bloom_build(k, NULL, 0.01, %Q) FROM keys;"
+            "INSERT INTO filters SELECT 3, %Q, bloom_build(k, 2000, 0.01, %Q) FROM keys "
+            "WHERE k IS NULL;",
+            name, name, name, name, name, name);
+        exec(db, sql);
+        sqlite3_free(sql);
+        CHECK_STR(run(db, "SELECT group_concat(json_extract(bloom_info(f), '$.keys_added') || "
+                          "' ' || json_extract(bloom_info(f), '$.n'), ', ') FROM (SELECT f FROM "
+                          "filters ORDER BY id)"),
+                  "1126 2000, 1126 1126, 0 2000");
+        CHECK_STR(run(db, "SELECT count(DISTINCT k) FROM keys"), "1126");
+        for (int id = 1; id <= 3; id++) {
+            /* The writers refuse it, the BLOB as it was. */
+            char expected[256];
+            snprintf(expected, sizeof expected,
+                     "error 1: bloom_add_in_place: a '%s' filter cannot add keys where it is "
+                     "stored: it is built once from all its keys",
+                     name);
+            sql = sqlite3_mprintf("SELECT bloom_add_in_place('filters', 'f', %d, 'new key')", id);
+            check_writer_refused(db, id, sql, expected);
+            sqlite3_free(sql);
+            sql = sqlite3_mprintf("SELECT bloom_add_in_place('main.filters', 'f', %d, k) FROM "
+                                  "keys WHERE k IS NOT NULL",
+                                  id);
+            check_writer_refused(db, id, sql, expected);
+            sqlite3_free(sql);
+            snprintf(expected, sizeof expected,
+                     "error 1: bloom_remove_in_place: a '%s' filter cannot remove keys: it is "
+                     "built once from all its keys",
+                     name);
+            sql = sqlite3_mprintf("SELECT bloom_remove_in_place('filters', 'f', %d, 'key 1')", id);
+            check_writer_refused(db, id, sql, expected);
+            sqlite3_free(sql);
+            snprintf(expected, sizeof expected,
+                     "error 1: cms_add_in_place: main.filters.f, rowid %d holds a '%s' filter, not "
+                     "a count-min sketch",
+                     id, name);
+            sql = sqlite3_mprintf("SELECT cms_add_in_place('filters', 'f', %d, 'key 1', 2)", id);
+            check_writer_refused(db, id, sql, expected);
+            sqlite3_free(sql);
+
+            /* 10,000 probes: in place and on the value agree; every key of the set answers 1,
+            ** none of the filter of no keys does. */
+            bytes value = read_cell(db, id);
+            sql = sqlite3_mprintf(
+                "SELECT count(*) || ' ' || sum(a IS NOT b) || ' ' || sum(a) FILTER (WHERE i <= "
+                "2000) || ' ' || (sum(a) FILTER (WHERE i > 2000) = sum(b) FILTER (WHERE i > "
+                "2000)) || ' ' || (sum(a) FILTER (WHERE i > 2000) < 400) FROM (SELECT i, "
+                "bloom_might_contain_in_place('filters', 'f', %d, k) AS a, "
+                "bloom_might_contain(?1, k) AS b FROM probes)",
+                id);
+            CHECK_STR(run_blob(db, sql, &value), id == 3 ? "10000 0 0 1 1" : "10000 0 1950 1 1");
+            sqlite3_free(sql);
+            CHECK(cell_is(db, id, &value));
+            bytes_free(&value);
+        }
+    }
+    sqlite3_close(db);
+}
+
 /* ---- 6. Allocation failures. */
 
 /*
@@ -1328,6 +1420,7 @@ int main(int argc, char **argv) {
     test_read_only(argv[2]);
     test_transactions(argv[2]);
     test_equivalence();
+    test_static_kinds();
     test_out_of_memory(argv[2]);
     test_pages_written(argv[2]);
     test_growth_while_scanning();

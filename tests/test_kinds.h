@@ -45,6 +45,14 @@ typedef struct test_kind {
     ** sketch: a conservative one of epsilon p / 10 and delta p, as cms_build writes it); from
     ** calloc, NULL if it cannot be made; its length into *bytes. */
     uint8_t *(*make_empty)(uint64_t n, double p, uint64_t *bytes);
+    /* Of a kind that cannot add (filter_kind_can(kind, FILTER_ADDS) is 0: a static kind, built
+    ** once from all its keys), its filter of the keys keys[0 .. count) (hashed by its kind's
+    ** key hash; in any order, repeats allowed) for n at p, through the core, as
+    ** bloom_build(key, n, p, 'name') writes it; n 0 sizes it at the end, as n NULL does. From
+    ** calloc, NULL if it cannot be made; its length into *bytes. 0 for a kind that adds: its
+    ** filter is make_empty's, then filter_add for each key. */
+    uint8_t *(*make_built)(const key_hash *keys, uint64_t count, uint64_t n, double p,
+                           uint64_t *bytes);
 } test_kind;
 
 /* A zeroed BLOB of bytes_needed bytes, from calloc; its length into *bytes. */
@@ -154,6 +162,40 @@ static uint8_t *test_empty_fuse(uint64_t n, double p, uint64_t *bytes) {
     return blob;
 }
 
+/* make_built of the binary fuse kind: the keys' h1 made distinct, the filter sized for them and
+** built with scratch from malloc, as ext/fuse_sql.c builds it. */
+static uint8_t *test_built_fuse(const key_hash *keys, uint64_t count, uint64_t n, double p,
+                                uint64_t *bytes) {
+    uint64_t *h1 = malloc((count > 0 ? count : 1) * sizeof *h1);
+    uint64_t *buffer = malloc((count > 0 ? count : 1) * sizeof *buffer);
+    uint8_t *blob = NULL;
+    fuse_header h;
+    double bytes_needed;
+    for (uint64_t i = 0; h1 != NULL && i < count; i++) {
+        h1[i] = keys[i].h1;
+    }
+    uint64_t distinct = h1 != NULL && buffer != NULL ? fuse_distinct_keys(h1, count, buffer) : 0;
+    if (h1 != NULL && buffer != NULL &&
+        fuse_size(distinct, n > 0 ? n : (distinct > 0 ? distinct : 1), p, &h, &bytes_needed) ==
+            FILTER_OK &&
+        (blob = test_zeroed(bytes_needed, bytes)) != NULL) {
+        uint64_t slots = fuse_slots(&h);
+        fuse_scratch scratch = {malloc(slots * sizeof(uint64_t)), malloc(slots * sizeof(uint32_t)),
+                                malloc(slots)};
+        if (scratch.hashes == NULL || scratch.queue == NULL || scratch.counts == NULL ||
+            fuse_build(blob, &h, distinct > 0 ? h1 : NULL, &scratch) != FILTER_OK) {
+            free(blob);
+            blob = NULL;
+        }
+        free(scratch.hashes);
+        free(scratch.queue);
+        free(scratch.counts);
+    }
+    free(h1);
+    free(buffer);
+    return blob;
+}
+
 static const test_kind test_kinds[] = {
     [BLOOM_LAYOUT_STANDARD - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
                                    .sized_at_end = 1,
@@ -193,7 +235,8 @@ static const test_kind test_kinds[] = {
                        .sized_at_end = 1,
                        .rate = RATE_AT_MOST_P,
                        .k_field = "fingerprint_bits",
-                       .make_empty = test_empty_fuse},
+                       .make_empty = test_empty_fuse,
+                       .make_built = test_built_fuse},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,
                "tests/test_kinds.h needs a row for every kind of kind_list.h");

@@ -11,7 +11,12 @@
 **  - a filter beyond the heap limit fails with SQLITE_NOMEM, leaves the
 **    database as it was, and frees everything (rule 13 (memory and limits));
 **  - an auto-sized build (N NULL) holds at most 64 bytes per distinct key
-**    besides the filter, and duplicated rows do not add to that.
+**    besides the filter, and duplicated rows do not add to that;
+**  - a static kind's build (one that cannot add, built once from all its
+**    keys: the binary fuse filter), with each of its large allocations failing
+**    in turn, once and from then on (its kept keys as they grow, the buffer
+**    that sorts them, the filter, the three arrays of scratch), ends in
+**    SQLITE_NOMEM, frees everything and leaves the connection usable.
 */
 #include <sqlite3.h>
 
@@ -25,14 +30,48 @@
 static sqlite3_mem_methods default_allocator;
 static long long allocation_calls; /* xMalloc and xRealloc calls so far */
 
+/* Allocations of at least this many bytes are large: those a plan may fail. */
+#define LARGE_BYTES 4096
+
+/* The most large allocations a plan records the size of. */
+#define LARGE_FAILURES_MAX 64
+
+/* The failure plan of large allocations: while armed, fails the fail_at-th (and every later one
+** if persistent), and records the sizes it failed. */
+static struct {
+    int armed;
+    int persistent;
+    long long fail_at;                    /* 1-based number of the large allocation to fail */
+    long long large;                      /* large allocations since armed */
+    int failures;                         /* of those, the ones that returned NULL */
+    int failed_bytes[LARGE_FAILURES_MAX]; /* the sizes asked for of the first of them */
+} large_plan;
+
+/* Whether an allocation of bytes must fail; counts it. */
+static int large_allocation_must_fail(int bytes) {
+    if (!large_plan.armed || bytes < LARGE_BYTES) {
+        return 0;
+    }
+    large_plan.large++;
+    if (large_plan.large == large_plan.fail_at ||
+        (large_plan.persistent && large_plan.large > large_plan.fail_at)) {
+        if (large_plan.failures < LARGE_FAILURES_MAX) {
+            large_plan.failed_bytes[large_plan.failures] = bytes;
+        }
+        large_plan.failures++;
+        return 1;
+    }
+    return 0;
+}
+
 static void *counting_malloc(int bytes) {
     allocation_calls++;
-    return default_allocator.xMalloc(bytes);
+    return large_allocation_must_fail(bytes) ? NULL : default_allocator.xMalloc(bytes);
 }
 
 static void *counting_realloc(void *old, int bytes) {
     allocation_calls++;
-    return default_allocator.xRealloc(old, bytes);
+    return large_allocation_must_fail(bytes) ? NULL : default_allocator.xRealloc(old, bytes);
 }
 
 /* Installs the counting allocator around SQLite's default one; exits on failure. */
@@ -251,6 +290,148 @@ static void test_out_of_memory(sqlite3 *db) {
     CHECK_U64(result, 64 + 9585064);
 }
 
+/* A large allocation a static kind's build must make, in the order it makes them: bytes (as SQLite
+** asks its allocator, rounded up to 8), or at least that many. */
+typedef struct expected_allocation {
+    const char *what;
+    long long bytes;
+    int at_least;
+} expected_allocation;
+
+/* Runs sql (one row: the length of a filter) with the large allocations failing from the
+** fail_at-th on, as large_plan says; checks that it ends cleanly: SQLITE_NOMEM, all its memory
+** returned, the connection usable; or, when nothing failed or SQLite absorbed the failure,
+** length. Returns the failures made; *nomem whether it ended in SQLITE_NOMEM. */
+static int run_with_large_failures(sqlite3 *db, const char *sql, long long fail_at, int persistent,
+                                   sqlite3_int64 length, int *nomem) {
+    sqlite3_int64 result;
+    int rc;
+    sqlite3_int64 before = sqlite3_memory_used();
+    large_plan.armed = 1;
+    large_plan.persistent = persistent;
+    large_plan.fail_at = fail_at;
+    large_plan.large = 0;
+    large_plan.failures = 0;
+    count_allocations(db, sql, NULL, 0, 0, &result, &rc);
+    large_plan.armed = 0;
+    *nomem = rc == SQLITE_NOMEM;
+    int clean = large_plan.failures > 0 && rc == SQLITE_NOMEM
+                    ? sqlite3_extended_errcode(db) == SQLITE_NOMEM
+                    : rc == SQLITE_ROW && result == length;
+    sqlite3_int64 after = sqlite3_memory_used();
+    int healthy =
+        count_allocations(db, "SELECT count(*) FROM numbers", NULL, 0, 0, &result, &rc) >= 0 &&
+        rc == SQLITE_ROW && result == 100000;
+    if (!check_record(clean && after == before && healthy, __FILE__, __LINE__,
+                      "a failed large allocation ended cleanly")) {
+        fprintf(stderr,
+                "    %s, large allocation %lld failing%s: result code %d, memory %lld -> %lld, "
+                "connection %s\n",
+                sql, fail_at, persistent ? " and every later one" : "", rc, (long long)before,
+                (long long)after, healthy ? "healthy" : "BROKEN");
+    }
+    return large_plan.failures;
+}
+
+/* A large allocation failed once: its size, and whether the run ended in SQLITE_NOMEM. */
+typedef struct failed_allocation {
+    int bytes;
+    int nomem;
+} failed_allocation;
+
+/* Whether the allocations failed once, in order, hold each of expected[0 .. count) in turn,
+** each failure ending in SQLITE_NOMEM. */
+static int failed_in_order(const failed_allocation *failed, int failures,
+                           const expected_allocation *expected, int count) {
+    int next = 0;
+    for (int i = 0; i < failures && next < count; i++) {
+        long long bytes = (long long)failed[i].bytes, want = (expected[next].bytes + 7) / 8 * 8;
+        if (failed[i].nomem && (expected[next].at_least ? bytes >= want : bytes == want)) {
+            next++;
+        }
+    }
+    if (next < count) {
+        fprintf(
+            stderr, "    no failed allocation of %s%lld bytes (%s) that ended in SQLITE_NOMEM\n",
+            expected[next].at_least ? "at least " : "", expected[next].bytes, expected[next].what);
+    }
+    return next == count;
+}
+
+/* A static kind's build of kind over rows rows (form: its SQL, the kind's name a %s) with each of
+** its large allocations failing in turn, once, then from then on: each must end cleanly, and
+** those failed once must hold, in order, the kept keys (grown to hold the rows' keys), the buffer
+** that sorts them, the filter and the three arrays of scratch of its slots (ext/fuse_sql.c). */
+static void test_static_build_failing(sqlite3 *db, const filter_kind *kind, const char *form,
+                                      long long rows) {
+    char *build = sqlite3_mprintf(form, kind->name);
+    char *sql = sqlite3_mprintf("SELECT length(f) FROM (%s)", build);
+    char *info_sql =
+        sqlite3_mprintf("SELECT json_extract(bloom_info(f), '$.slots') FROM (%s)", build);
+    sqlite3_int64 length, slots;
+    int rc;
+    count_allocations(db, sql, NULL, 0, 0, &length, &rc);
+    CHECK_U64(rc, SQLITE_ROW);
+    count_allocations(db, info_sql, NULL, 0, 0, &slots, &rc);
+    CHECK_U64(rc, SQLITE_ROW);
+    const expected_allocation expected[] = {
+        {"the kept keys, grown", rows * 8, 1},
+        {"the sort buffer", rows * 8, 0},
+        {"the filter", length, 0},
+        {"the scratch's hashes", slots * 8, 0},
+        {"the scratch's queue", slots * 4, 0},
+        {"the scratch's counts", slots, 0},
+    };
+    failed_allocation failed[LARGE_FAILURES_MAX];
+    int failures = 0, nomem;
+    long long points[2] = {0, 0};
+    for (int persistent = 0; persistent <= 1; persistent++) {
+        for (long long fail_at = 1; fail_at <= 1000; fail_at++) {
+            int made = run_with_large_failures(db, sql, fail_at, persistent, length, &nomem);
+            if (made == 0) {
+                break;
+            }
+            points[persistent]++;
+            if (!persistent && failures < LARGE_FAILURES_MAX) {
+                failed[failures].bytes = large_plan.failed_bytes[0];
+                failed[failures++].nomem = nomem;
+            }
+        }
+    }
+    printf("%s: %lld large allocations failing in turn, %lld from then on, each ending cleanly; "
+           "the sizes failed in turn:",
+           build, points[0], points[1]);
+    for (int i = 0; i < failures; i++) {
+        printf(" %d%s", failed[i].bytes, failed[i].nomem ? "" : " (absorbed)");
+    }
+    printf("\n");
+    CHECK(points[0] >= (long long)(sizeof expected / sizeof expected[0]));
+    CHECK(points[1] == points[0]);
+    CHECK(failed_in_order(failed, failures, expected, sizeof expected / sizeof expected[0]));
+    sqlite3_free(build);
+    sqlite3_free(sql);
+    sqlite3_free(info_sql);
+}
+
+/* test_static_build_failing for every kind that cannot add: over 20,000 distinct keys sized at
+** the end, and over 20,000 rows of 5,000 keys for n given. */
+static void test_static_builds_failing(sqlite3 *db) {
+    const filter_kind *kind;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (filter_kind_can(kind, FILTER_ADDS) ||
+            test_kind_of(kind)->builder != BUILT_BY_BLOOM_BUILD) {
+            continue;
+        }
+        test_static_build_failing(
+            db, kind, "SELECT bloom_build(i, NULL, 0.01, '%s') AS f FROM numbers WHERE i <= 20000",
+            20000);
+        test_static_build_failing(
+            db, kind,
+            "SELECT bloom_build(i %% 5000, 5000, 0.01, '%s') AS f FROM numbers WHERE i <= 20000",
+            20000);
+    }
+}
+
 int main(int argc, char **argv) {
     sqlite3 *db = NULL;
     char *err = NULL;
@@ -268,6 +449,7 @@ int main(int argc, char **argv) {
     test_allocations(db);
     test_bound_parameters(db);
     test_auto_sized_memory(db);
+    test_static_builds_failing(db);
     test_out_of_memory(db);
     sqlite3_close(db);
     CHECK_U64(sqlite3_memory_used(), 0);

@@ -233,7 +233,8 @@ static const char restore_sql[] =
     "INSERT INTO disk.live(name, filter) SELECT 'counting', f FROM filters WHERE name = 'counting';"
     "INSERT INTO disk.live(name, filter) SELECT 'scalable', f FROM disk.originals WHERE id = 1;"
     "INSERT INTO disk.live(name, filter) SELECT 'sketch', f FROM disk.originals WHERE id = 4;"
-    "INSERT INTO disk.live(name, filter) SELECT 'parquet', f FROM disk.originals WHERE id = 6";
+    "INSERT INTO disk.live(name, filter) SELECT 'parquet', f FROM disk.originals WHERE id = 6;"
+    "INSERT INTO disk.live(name, filter) SELECT 'fuse', f FROM disk.originals WHERE id = 7";
 
 /* Restores the cells of the writers in place (restore_sql), then reads those of op into cells. */
 static void restore_cells(sqlite3 *db, const operation *op, text *cells) {
@@ -472,6 +473,43 @@ static const operation operations[] = {
      "<= 40",
      "1:10\n", "SELECT hex(f) FROM disk.cells WHERE id = 6", 0},
 
+    /* The binary fuse kind, static (rule 30 (static filters)): built once from all the keys of
+    ** its group, kept as they come (their array growing: 4,000 rows of dups grow it three
+    ** times), sorted without repeats in a buffer, the filter sized for them and built with three
+    ** arrays of scratch; a build of no keys; probed, inspected, in place; the refusals of what
+    ** adds to it, merges it or makes it empty. */
+    {"build, fuse, n fixed", 0, "SELECT bloom_build(k, 1000, 0.01, 'fuse') FROM keys",
+     "x'5351424602020801", NULL, 0},
+    {"build, fuse, n NULL, kept keys grow", 0,
+     "SELECT bloom_build(k, NULL, 0.01, 'fuse') FROM dups", "x'5351424602020801", NULL, 0},
+    {"build, fuse, GROUP BY, and of no keys", 0,
+     "SELECT g, bloom_build(k, 100, 0.01, 'fuse'), bloom_build(NULL, NULL, 0.01, 'fuse') FROM "
+     "keys GROUP BY g ORDER BY g",
+     "1:0|x'5351424602020801", NULL, 0},
+    {"build, fuse, UTF-16 database", 1, "SELECT bloom_build(k, NULL, 0.001, 'fuse') FROM keys",
+     "x'5351424602020801", NULL, 0},
+    {"probe and bloom_info, fuse", 0,
+     "SELECT sum(bloom_might_contain(s.f, k)), json_extract(bloom_info(s.f), '$.keys_added'), "
+     "sum(bloom_might_contain(n.f, k)) FROM keys, statics AS s, statics AS n WHERE s.name = "
+     "'fuse' AND n.name = 'fuse of no keys'",
+     "1:400|1:400|1:0\n", NULL, 0},
+    {"error: bloom_add, fuse", 0, "SELECT bloom_add(f, 'new') FROM statics WHERE name = 'fuse'",
+     "error 1: bloom_add: a 'fuse' filter cannot add keys: it is built once from all its keys",
+     NULL, 0},
+    {"error: bloom_union, fuse", 0, "SELECT bloom_union(f) FROM statics",
+     "error 1: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all "
+     "its keys",
+     NULL, 0},
+    {"error: bloom_empty, fuse", 0, "SELECT bloom_empty(1000, 0.01, 'fuse')",
+     "error 1: bloom_empty: a 'fuse' filter is built once from all its keys, never empty", NULL, 0},
+    {"in place: fuse probe", 0,
+     "SELECT sum(bloom_might_contain_in_place('disk.cells', 'f', 7, k)) FROM keys", "1:400\n",
+     "SELECT hex(f) FROM disk.cells WHERE id = 7", 0},
+    {"in place: refused, fuse", 0, "SELECT bloom_add_in_place('disk.cells', 'f', 7, 'new key')",
+     "error 1: bloom_add_in_place: a 'fuse' filter cannot add keys where it is stored: it is built "
+     "once from all its keys",
+     "SELECT hex(f) FROM disk.cells WHERE id = 7", 0},
+
     /* A live table (rule 26 (live table)): its filters restored before each run, which empties
     ** its caches, and again before the memory is counted. */
     {"bloom_parquet_filters", 0,
@@ -511,6 +549,11 @@ static const operation operations[] = {
      "error 1: live: the key 'a text key' is not a value of the filter's type, INT64; nothing was "
      "added",
      "SELECT hex(filter) FROM disk.live WHERE name = 'parquet'", 0},
+    {"live: refused, a key for a fuse filter", 0,
+     "INSERT INTO disk.live(name, key) VALUES ('fuse', 'new key')",
+     "error 1: live: a 'fuse' filter cannot add keys where it is stored: it is built once from "
+     "all its keys",
+     "SELECT hex(filter) FROM disk.live WHERE name = 'fuse'", 0},
     {"live: snapshot", 0, "SELECT length(filter) FROM disk.live WHERE name = 'scalable'", "",
      "SELECT hex(filter) FROM disk.live", 0},
     {"live: refused, a key from a kind that cannot remove", 0,
@@ -592,9 +635,10 @@ static const char fixture_sql[] =
     "INSERT INTO parquet_parts SELECT bloom_build(k, 1000, 0.01, 'parquet') FROM keys WHERE "
     "  g IN (1, 2) GROUP BY g;"
     "INSERT INTO parquet_parts VALUES (NULL), (bloom_empty(1000, 0.01, 'parquet'));"
+
     /* The cells of the writers in place, in a file: 1 a scalable filter that a new key grows, 2
     ** one with room, 3 one of 3 stages, 4 a sketch, 5 a Parquet filter with no type yet, 6 one
-    ** of INT64 values. */
+    ** of INT64 values; 7 a binary fuse filter (static), made by static_fixture_sql. */
     "ATTACH '' AS disk;"
     "CREATE TABLE disk.originals(id INTEGER PRIMARY KEY, f BLOB);"
     "INSERT INTO disk.originals SELECT 1, f FROM grown WHERE name = 'scalable full';"
@@ -619,6 +663,15 @@ static const char fixture_sql[] =
     "CREATE VIEW filters_view AS SELECT * FROM filters;"
     "CREATE VIRTUAL TABLE disk.live USING bloom(kind = 'blocked', n = 1000, p = 0.01);";
 
+/* The fixtures of the static kind (run after fixture_sql): its filters, and cell 7 of the
+** writers in place. */
+static const char static_fixture_sql[] =
+    "CREATE TABLE statics(name TEXT PRIMARY KEY, f BLOB);"
+    "INSERT INTO statics SELECT 'fuse', bloom_build(k, 1000, 0.01, 'fuse') FROM keys;"
+    "INSERT INTO statics SELECT 'fuse of no keys', bloom_build(NULL, 10, 0.01, 'fuse');"
+    "INSERT INTO disk.originals SELECT 7, f FROM statics WHERE name = 'fuse';"
+    "INSERT INTO disk.cells SELECT * FROM disk.originals WHERE id = 7;";
+
 /* A connection to an in-memory database with the extension loaded and lookaside off;
 ** exits on failure. */
 static sqlite3 *open_connection(const char *extension, int utf16) {
@@ -640,7 +693,8 @@ static sqlite3 *open_connection(const char *extension, int utf16) {
 /* Creates the fixtures in db; exits on failure. */
 static void create_fixtures(sqlite3 *db) {
     char *err = NULL;
-    if (sqlite3_exec(db, fixture_sql, NULL, NULL, &err) != SQLITE_OK) {
+    if (sqlite3_exec(db, fixture_sql, NULL, NULL, &err) != SQLITE_OK ||
+        sqlite3_exec(db, static_fixture_sql, NULL, NULL, &err) != SQLITE_OK) {
         fprintf(stderr, "test_oom: cannot create the fixtures: %s\n", err ? err : "?");
         exit(2);
     }

@@ -11,7 +11,11 @@
 ** updates), probes every key (each must answer 1), takes a union with the
 ** empty filter of its parameters (from bloom_info, or cms_info for a sketch),
 ** and probes a filter shared by all threads (one buffer, bound without a
-** copy). The filters of every thread must be byte for byte those the main
+** copy). A static kind (one that cannot add, built once from all its keys)
+** has no union and no empty filter to add to: its filter of no keys, built
+** from NULL keys with its parameters, answers 0 for every key, and bloom_add,
+** bloom_union and bloom_empty refuse it, saying it is built once from all its
+** keys. The filters of every thread must be byte for byte those the main
 ** thread builds alone.
 **
 ** Part 2: one connection opened with SQLITE_OPEN_FULLMUTEX (serialized),
@@ -46,11 +50,13 @@ static const char keys_sql[] =
     "  WHEN 2 THEN 'key ' || i ELSE CAST('blob ' || i AS BLOB) END FROM s;";
 
 /* A filter built each round: its SQL, the key expression it and its probes take the keys by
-** (test_kind_key), and the aggregate it is built by. */
+** (test_kind_key), the aggregate it is built by, and whether its kind is static (cannot add:
+** built once from all its keys). */
 typedef struct build {
     char sql[BUILD_SQL_MAX];
     char key[BUILD_SQL_MAX];
     test_builder builder;
+    int is_static;
 } build;
 
 /* A BLOB in the C heap. */
@@ -188,6 +194,63 @@ static int check_info_and_union(worker *w, sqlite3 *db, const blob *filter, test
     return 1;
 }
 
+/* What a static kind's refusals say (rule 30 (static filters)). */
+static const char built_once[] = "is built once from all its keys";
+
+/* Runs sql, with ?1 bound to parameter, which must fail with a message holding expected.
+** Returns 0 after recording the failure (as fail()). */
+static int query_refused(worker *w, sqlite3 *db, const char *sql, const blob *parameter,
+                         const char *expected) {
+    sqlite3_stmt *stmt = NULL;
+    /* The connection's mutex held from the step to the message, which on the serialized
+    ** connection another thread's statement would replace otherwise. */
+    sqlite3_mutex_enter(sqlite3_db_mutex(db));
+    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    if (rc == SQLITE_OK && parameter != NULL) {
+        rc = sqlite3_bind_blob(stmt, 1, parameter->bytes, parameter->length, SQLITE_STATIC);
+    }
+    while (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+    }
+    int refused =
+        rc != SQLITE_DONE && rc != SQLITE_OK && strstr(sqlite3_errmsg(db), expected) != NULL;
+    sqlite3_finalize(stmt);
+    sqlite3_mutex_leave(sqlite3_db_mutex(db));
+    if (!refused && w->error[0] == '\0') {
+        snprintf(w->error, sizeof w->error, "%.120s: not refused with \"%s\"", sql, expected);
+    }
+    return refused;
+}
+
+/* The filter of no keys with the parameters bloom_info reads from a static kind's filter (?1):
+** built from NULL keys, for it has no empty filter. */
+static const char built_from_no_keys_sql[] =
+    "SELECT bloom_build(NULL, json_extract(i, '$.n'), json_extract(i, '$.p'), "
+    "json_extract(i, '$.layout')) FROM (SELECT bloom_info(?1) AS i)";
+
+/* Checks a static kind's filter: its filter of no keys answers 0 for every key (as the key
+** expression key takes them); bloom_add, bloom_union with itself and bloom_empty refuse it.
+** Returns 0 after fail(). */
+static int check_static(worker *w, sqlite3 *db, const blob *filter, const char *key) {
+    blob none = {NULL, 0};
+    int ok = query_blob(w, db, built_from_no_keys_sql, filter, &none);
+    int absent = ok ? count_absent_keys(w, db, &none, key) : -1;
+    ok = absent >= 0;
+    if (ok && absent != KEYS) {
+        char what[128];
+        snprintf(what, sizeof what, "a filter of no keys answered 1 for %d keys", KEYS - absent);
+        ok = fail(w, NULL, what);
+    }
+    ok = ok && query_refused(w, db, "SELECT bloom_add(?1, 'a new key')", filter, built_once) &&
+         query_refused(w, db, "SELECT bloom_union(?1, ?1)", filter, built_once) &&
+         query_refused(w, db,
+                       "SELECT bloom_empty(json_extract(i, '$.n'), json_extract(i, '$.p'), "
+                       "json_extract(i, '$.layout')) FROM (SELECT bloom_info(?1) AS i)",
+                       filter, built_once);
+    free(none.bytes);
+    return ok;
+}
+
 /* ROUNDS times: builds every kind of filter on db, checks it against the reference, probes
 ** every key in it. Returns 0 after fail(). */
 static int build_and_probe(worker *w, sqlite3 *db) {
@@ -199,8 +262,10 @@ static int build_and_probe(worker *w, sqlite3 *db) {
                 return 0;
             }
             w->wrong_filters += !same_blob(filter, &common->reference[i]);
-            int absent = count_absent_keys(w, db, filter, common->builds[i].key);
-            if (absent < 0 || !check_info_and_union(w, db, filter, common->builds[i].builder)) {
+            const build *b = &common->builds[i];
+            int absent = count_absent_keys(w, db, filter, b->key);
+            if (absent < 0 || !(b->is_static ? check_static(w, db, filter, b->key)
+                                             : check_info_and_union(w, db, filter, b->builder))) {
                 return 0;
             }
             w->wrong_probes += absent;
@@ -299,6 +364,7 @@ static void add_build(shared *common, const filter_kind *kind, test_builder buil
     vsnprintf(b->sql, sizeof b->sql, format, ap);
     va_end(ap);
     b->builder = builder;
+    b->is_static = !filter_kind_can(kind, FILTER_ADDS);
 }
 
 /* Lists the filters built each round, every kind's in the order of their ids: n given, and n
