@@ -8,7 +8,7 @@
 ** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [TABLE...]
 **
 ** TABLE is any of: core probe build exact forms scale live vacuum scalable
-** countmin cuckoo livetable parquet (default: all). --quick shrinks the data (no 100M or 10M
+** countmin cuckoo livetable parquet size (default: all). --quick shrinks the data (no 100M or 10M
 ** keys, fewer runs) to check that everything runs. DIR (default .) receives
 ** the database files the exact lookups need.
 */
@@ -247,6 +247,46 @@ static int is_bloom_layout(const filter_kind *kind) {
     return test_kind_of(kind)->bloom_layout;
 }
 
+/* Whether kind cannot be added to: it is built whole from its keys by bloom_build (the binary
+** fuse filter). */
+static int is_built_whole(const filter_kind *kind) {
+    return !filter_kind_can(kind, FILTER_ADDS);
+}
+
+/* Whether tables 0, 1, 2 and 6 set kind side by side with the others: a layout of a Bloom
+** filter, or a kind built whole, which stands in for one where the keys do not change. */
+static int is_probe_kind(const filter_kind *kind) {
+    return is_bloom_layout(kind) || is_built_whole(kind);
+}
+
+/* A filter of kind holding the keys 1..n at p = 0.01, from malloc, its length into *bytes: a
+** layout of a Bloom filter filled by the core (bloom_set), another kind built by bloom_build
+** through SQL (a kind built whole has no add). */
+static uint8_t *core_filter(bench *b, const filter_kind *kind, uint64_t n, uint64_t *bytes) {
+    if (!is_bloom_layout(kind)) {
+        int length;
+        double build_seconds;
+        uint8_t *blob = build_filter(b, (sqlite3_int64)n, kind->name, &length, &build_seconds);
+        *bytes = (uint64_t)length;
+        return blob;
+    }
+    bloom_header h;
+    double bytes_needed;
+    if (bloom_size(n, 0.01, kind->id, &h, &bytes_needed) != FILTER_OK) {
+        die(b, "bloom_size");
+    }
+    *bytes = FILTER_HEADER_BYTES + h.m / 8;
+    uint8_t *blob = calloc(*bytes, 1);
+    if (blob == NULL) {
+        die(b, "out of memory");
+    }
+    bloom_write_header(blob, &h);
+    for (uint64_t i = 1; i <= n; i++) {
+        bloom_set(blob + FILTER_HEADER_BYTES, &h, key_hash_integer((int64_t)i));
+    }
+    return blob;
+}
+
 /* 0. The probe without SQLite: the core's loop, for filters of 10k, 1M and 100M keys. */
 static void table_core(bench *b) {
     static const uint64_t sizes[] = {10000, 1000000, 100000000};
@@ -254,33 +294,32 @@ static void table_core(bench *b) {
     int size_count = b->quick ? 2 : 3;
     printf("\n### 0. The probe without SQLite\n\n");
     printf("The core alone in a C loop: %llu probes of keys that were added, then of keys that "
-           "were not, p = 0.01. Median of %d runs.\n\n",
+           "were not, p = 0.01, each through its kind's entry in the table of kinds "
+           "(`might_contain` of a view `filter_open` made), as `bloom_might_contain` calls it. "
+           "Median of %d runs.\n\n",
            (unsigned long long)probes, b->runs);
     printf("| keys in the filter | layout | present ns/probe | absent ns/probe "
            "|\n|---|---|---|---|\n");
-    const filter_kind *layouts[FILTER_KIND_COUNT];
-    int layout_count = kinds_where(is_bloom_layout, layouts);
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    int kind_count = kinds_where(is_probe_kind, kinds);
     for (int s = 0; s < size_count; s++) {
-        for (int l = 0; l < layout_count; l++) {
-            bloom_header h;
-            double bytes_needed, times[2][16];
-            if (bloom_size(sizes[s], 0.01, layouts[l]->id, &h, &bytes_needed) != FILTER_OK) {
-                die(b, "bloom_size");
+        for (int k = 0; k < kind_count; k++) {
+            uint64_t bytes;
+            double times[2][16];
+            uint8_t *blob = core_filter(b, kinds[k], sizes[s], &bytes);
+            filter_view view;
+            char why[FILTER_WHY_MAX];
+            if (filter_open(blob, bytes, &view, why) != FILTER_OK) {
+                die(b, why);
             }
-            uint8_t *bits = calloc(h.m / 8, 1);
-            if (bits == NULL) {
-                die(b, "out of memory");
-            }
-            for (uint64_t i = 1; i <= sizes[s]; i++) {
-                bloom_set(bits, &h, key_hash_integer((int64_t)i));
-            }
+            int (*might_contain)(const filter_view *, key_hash) = view.kind->might_contain;
             uint64_t hits = 0;
             for (int r = 0; r < b->runs && r < 16; r++) {
                 for (int absent = 0; absent < 2; absent++) {
                     double start = now();
                     for (uint64_t i = 1; i <= probes; i++) {
-                        hits += bloom_test(bits, &h,
-                                           key_hash_integer(absent ? -(int64_t)i : (int64_t)i));
+                        hits += (uint64_t)might_contain(
+                            &view, key_hash_integer(absent ? -(int64_t)i : (int64_t)i));
                     }
                     times[absent][r] = now() - start;
                 }
@@ -288,11 +327,11 @@ static void table_core(bench *b) {
             int runs = b->runs < 16 ? b->runs : 16;
             qsort(times[0], (size_t)runs, sizeof(double), compare_doubles);
             qsort(times[1], (size_t)runs, sizeof(double), compare_doubles);
-            printf("| %llu | %s | %.0f | %.0f |\n", (unsigned long long)sizes[s], layouts[l]->name,
+            printf("| %llu | %s | %.0f | %.0f |\n", (unsigned long long)sizes[s], kinds[k]->name,
                    times[0][runs / 2] * 1e9 / (double)probes,
                    times[1][runs / 2] * 1e9 / (double)probes);
             fflush(stdout);
-            free(bits);
+            free(blob);
             if (hits == 0) {
                 die(b, "no key probed 1");
             }
@@ -300,40 +339,64 @@ static void table_core(bench *b) {
     }
 }
 
-/* 1. The probe against the floor, for filters of 10k, 1M and 100M keys. */
+/* 1. The probe against the floors, for filters of 10k, 1M and 100M keys: every kind of one size
+** in turns with the others. */
 static void table_probe(bench *b) {
     static const sqlite3_int64 sizes[] = {10000, 1000000, 100000000};
     int size_count = b->quick ? 2 : 3;
     printf("\n### 1. Probe floor\n\n");
     printf("`SELECT sum(bloom_might_contain(?1, x)) FROM keys` over 1,000,000 rows (keys 1 to "
            "1M, all in the filter but for the 10k one), against the same scan calling "
-           "`noop(?1, x)`, a function registered by the benchmark that returns 0, and "
-           "`twin(?1, x)`, the design of the other SQLite Bloom extension (tests/bench/twin.h: "
-           "k = 4 from one 32-bit hash, no header, no validation) over the same bytes. "
-           "p = 0.01. Median of %d runs, in turns.\n\n",
+           "`noop(?1, x)`, a function registered by the benchmark that returns 0, `floor(?1, x)`, "
+           "the hash-and-touch floor (a function that reads both arguments, hashes the key by "
+           "XXH3-64, an INTEGER as its 8 bytes, and reads the byte of the filter the hash "
+           "picks), and `twin(?1, x)`, the design of the other SQLite Bloom extension "
+           "(tests/bench/twin.h: k = 4 from one 32-bit hash, no header, no validation), floor "
+           "and twin over the same bytes as the probe. p = 0.01. Median of %d runs, every "
+           "query of one size in turns.\n\n",
            b->runs);
-    printf("| keys in the filter | layout | filter bytes | noop ns/row | twin ns/row | probe "
-           "ns/row | probe / noop | twin / probe |\n");
-    printf("|---|---|---|---|---|---|---|---|\n");
-    const filter_kind *layouts[FILTER_KIND_COUNT];
-    int layout_count = kinds_where(is_bloom_layout, layouts);
+    printf(
+        "| keys in the filter | layout | filter bytes | noop ns/row | floor ns/row | twin ns/row "
+        "| probe ns/row | probe / floor | probe / noop | twin / probe | probe / blocked's "
+        "|\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    int kind_count = kinds_where(is_probe_kind, kinds), blocked = -1;
+    for (int k = 0; k < kind_count; k++) {
+        blocked = kinds[k]->id == BLOOM_LAYOUT_BLOCKED ? k : blocked;
+    }
+    enum { FLOOR, TWIN, PROBE, PER_KIND };
     for (int s = 0; s < size_count; s++) {
-        for (int l = 0; l < layout_count; l++) {
-            int bytes;
+        void *filters[FILTER_KIND_COUNT] = {NULL};
+        int bytes[FILTER_KIND_COUNT] = {0};
+        query queries[1 + PER_KIND * FILTER_KIND_COUNT];
+        for (int k = 0; k < kind_count; k++) {
             double build_seconds;
-            void *filter = build_filter(b, sizes[s], layouts[l]->name, &bytes, &build_seconds);
-            query queries[3] = {
-                {"noop", "SELECT sum(noop(?1, x)) FROM keys", filter, bytes},
-                {"twin", "SELECT sum(twin(?1, x)) FROM keys", filter, bytes},
-                {"probe", "SELECT sum(bloom_might_contain(?1, x)) FROM keys", filter, bytes},
-            };
-            double medians[3];
-            time_in_turns(b, queries, 3, medians);
-            printf("| %lld | %s | %d | %.1f | %.1f | %.1f | %.2f | %.2f |\n", (long long)sizes[s],
-                   layouts[l]->name, bytes, medians[0] * 1e9 / 1e6, medians[1] * 1e9 / 1e6,
-                   medians[2] * 1e9 / 1e6, medians[2] / medians[0], medians[1] / medians[2]);
-            fflush(stdout);
-            free(filter);
+            filters[k] = build_filter(b, sizes[s], kinds[k]->name, &bytes[k], &build_seconds);
+            query *q = &queries[1 + PER_KIND * k];
+            q[FLOOR] = (query){"floor", "SELECT sum(floor(?1, x)) FROM keys", filters[k], bytes[k]};
+            q[TWIN] = (query){"twin", "SELECT sum(twin(?1, x)) FROM keys", filters[k], bytes[k]};
+            q[PROBE] = (query){"probe", "SELECT sum(bloom_might_contain(?1, x)) FROM keys",
+                               filters[k], bytes[k]};
+        }
+        queries[0] = (query){"noop", "SELECT sum(noop(?1, x)) FROM keys", filters[0], bytes[0]};
+        double medians[1 + PER_KIND * FILTER_KIND_COUNT];
+        time_in_turns(b, queries, 1 + PER_KIND * kind_count, medians);
+        for (int k = 0; k < kind_count; k++) {
+            const double *m = &medians[1 + PER_KIND * k];
+            printf("| %lld | %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |",
+                   (long long)sizes[s], kinds[k]->name, bytes[k], medians[0] * 1e9 / 1e6,
+                   m[FLOOR] * 1e9 / 1e6, m[TWIN] * 1e9 / 1e6, m[PROBE] * 1e9 / 1e6,
+                   m[PROBE] / m[FLOOR], m[PROBE] / medians[0], m[TWIN] / m[PROBE]);
+            if (blocked >= 0) {
+                printf(" %.2f |\n", m[PROBE] / medians[1 + PER_KIND * blocked + PROBE]);
+            } else {
+                printf(" - |\n");
+            }
+        }
+        fflush(stdout);
+        for (int k = 0; k < kind_count; k++) {
+            free(filters[k]);
         }
     }
 }
@@ -398,29 +461,47 @@ static void table_build_bound(bench *b) {
     }
 }
 
-/* 2. The build against count(x): each layout of a Bloom filter, n given, then sized at the end;
-** then every kind's build with its parameters as literals and bound (table_build_bound). */
+/* 2. The build against count(x) and hashagg: each layout of a Bloom filter and each kind built
+** whole, n given, then sized at the end, against the first kind's build of the same n; then
+** every kind's build with its parameters as literals and bound (table_build_bound). */
 static void table_build(bench *b) {
     printf("\n### 2. Build floor\n\n");
-    printf("Over the 1,000,000 rows of `keys`, median of %d runs, in turns.\n\n", b->runs);
-    const filter_kind *layouts[FILTER_KIND_COUNT];
-    int layout_count = kinds_where(is_bloom_layout, layouts), count = 0;
-    query queries[1 + 2 * FILTER_KIND_COUNT];
+    printf("Over the 1,000,000 rows of `keys`, median of %d runs, in turns. `hashagg(x, n, p)` "
+           "is the floor of a build, an aggregate that reads its three arguments and hashes "
+           "each key by XXH3-64 (an INTEGER as its 8 bytes); the last column sets each build "
+           "against the first kind's with the same n.\n\n",
+           b->runs);
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    int kind_count = kinds_where(is_probe_kind, kinds), count = 0;
+    query queries[2 + 2 * FILTER_KIND_COUNT];
+    int first[2 + 2 * FILTER_KIND_COUNT]; /* the query of the first kind with the same n */
     queries[count++] = (query){"count", "SELECT count(x) FROM keys", NULL, 0};
+    queries[count++] = (query){"hashagg", "SELECT hashagg(x, 1000000, 0.01) FROM keys", NULL, 0};
     for (int sized_at_end = 0; sized_at_end < 2; sized_at_end++) {
-        for (int l = 0; l < layout_count; l++) {
+        int group = count;
+        for (int k = 0; k < kind_count; k++) {
+            if (sized_at_end && !test_kind_of(kinds[k])->sized_at_end) {
+                continue;
+            }
+            first[count] = group;
             queries[count++] =
-                (query){layouts[l]->name, build_floor_query(layouts[l], sized_at_end), NULL, 0};
+                (query){kinds[k]->name, build_floor_query(kinds[k], sized_at_end), NULL, 0};
         }
     }
-    double medians[1 + 2 * FILTER_KIND_COUNT];
+    double medians[2 + 2 * FILTER_KIND_COUNT];
     time_in_turns(b, queries, count, medians);
-    printf("| query | ns/row | ratio to count(x) |\n|---|---|---|\n");
+    printf("| query | ns/row | ratio to count(x) | ratio to hashagg | ratio to the first kind's "
+           "|\n|---|---|---|---|---|\n");
     for (int i = 0; i < count; i++) {
-        printf("| `%s` | %.1f | %.2f |\n", queries[i].sql, medians[i] * 1e9 / 1e6,
-               medians[i] / medians[0]);
+        printf("| `%s` | %.1f | %.2f | %.2f |", queries[i].sql, medians[i] * 1e9 / 1e6,
+               medians[i] / medians[0], medians[i] / medians[1]);
+        if (i >= 2) {
+            printf(" %.2f |\n", medians[i] / medians[first[i]]);
+        } else {
+            printf(" - |\n");
+        }
     }
-    for (int i = 1; i < count; i++) {
+    for (int i = 2; i < count; i++) {
         sqlite3_free(queries[i].sql);
     }
     table_build_bound(b);
@@ -661,7 +742,7 @@ static void table_scale(bench *b) {
            "probe ns/row | false positives | measured rate |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     const filter_kind *layouts[FILTER_KIND_COUNT];
-    int layout_count = kinds_where(is_bloom_layout, layouts);
+    int layout_count = kinds_where(is_probe_kind, layouts);
     for (int l = 0; l < layout_count; l++) {
         int bytes;
         double build_seconds;
@@ -2486,27 +2567,37 @@ static void table_live_table(bench *b) {
     close_bench_file(&lb, path, wal);
 }
 
+/* The XXH3-64 hash of a key as the floors take it: an INTEGER's 8 bytes, as a probe hashes it
+** (no conversion to text), else the bytes of its TEXT or BLOB. */
+static uint64_t floor_hash(sqlite3_value *key) {
+    if (sqlite3_value_type(key) == SQLITE_INTEGER) {
+        sqlite3_int64 v = sqlite3_value_int64(key);
+        return XXH3_64bits(&v, sizeof v);
+    }
+    const void *bytes = sqlite3_value_blob(key);
+    return XXH3_64bits(bytes, (size_t)sqlite3_value_bytes(key));
+}
+
 /* floor(filter, key): the hash-and-touch floor of a probe (the least a probe can do): reads
-** both arguments, hashes the key by XXH3-64 (its bytes, as TEXT or BLOB) and reads one byte of
-** the filter that the hash picks. */
+** both arguments, hashes the key by XXH3-64 (floor_hash) and reads one byte of the filter that
+** the hash picks. */
 static void floor_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     const unsigned char *filter = sqlite3_value_blob(argv[0]);
     int bytes = sqlite3_value_bytes(argv[0]);
-    const void *key = sqlite3_value_blob(argv[1]);
-    uint64_t h = XXH3_64bits(key, (size_t)sqlite3_value_bytes(argv[1]));
+    uint64_t h = floor_hash(argv[1]);
     sqlite3_result_int(ctx, filter != NULL && bytes > 0 ? filter[h % (uint64_t)bytes] & 1 : 0);
 }
 
 /* hashagg(key, n, p): the floor of a build (the least an aggregate can do): reads its three
-** arguments and hashes each key by XXH3-64 into a sum it returns. */
+** arguments and hashes each key by XXH3-64 (floor_hash) into a sum it returns. */
 static void hashagg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     uint64_t *sum = sqlite3_aggregate_context(ctx, sizeof *sum);
     sqlite3_int64 n = sqlite3_value_int64(argv[1]);
     double p = sqlite3_value_double(argv[2]);
     if (sum != NULL && n > 0 && p > 0) {
-        *sum += XXH3_64bits(sqlite3_value_blob(argv[0]), (size_t)sqlite3_value_bytes(argv[0]));
+        *sum += floor_hash(argv[0]);
     }
 }
 
@@ -2581,6 +2672,65 @@ static void table_parquet(bench *b) {
     exec(b, "DROP TABLE tkeys");
 }
 
+/* Whether table 13 measures kind: bloom_build builds it, and its rate is measured. */
+static int has_measured_rate(const filter_kind *kind) {
+    return is_built_by_bloom_build(kind) && test_kind_of(kind)->rate != RATE_UNMEASURED;
+}
+
+/* 13. Every kind whose rate is measured, built over the same keys at 1 % and 0.4 %: its bytes a
+** key, its false negatives (none, checked) and its measured rate on absent keys. */
+static void table_size(bench *b) {
+    static const double rates[] = {0.01, 0.004};
+    const sqlite3_int64 keys = b->quick ? 100000 : 1000000, probes = b->quick ? 1000000 : 10000000;
+    printf("\n### 13. Bits per key and measured rates\n\n");
+    printf("`SELECT bloom_build(x, %lld, p, kind) FROM keys WHERE rowid <= %lld` (the keys 1 to "
+           "%lld), then every one of those keys probed (`bloom_might_contain(?1, x)`: keys "
+           "answering 0 are false negatives, of which there must be none), then %lld absent "
+           "keys (-1 to -%lld, from a recursive CTE). Bits per key: 8 times the BLOB's bytes, "
+           "header included, over the keys. One run: nothing here is timed.\n\n",
+           (long long)keys, (long long)keys, (long long)keys, (long long)probes, (long long)probes);
+    printf(
+        "| kind | p | k or f | filter bytes | bits per key | false negatives | false positives "
+        "| measured rate | measured / p | held to |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    const filter_kind *kinds[FILTER_KIND_COUNT];
+    int kind_count = kinds_where(has_measured_rate, kinds);
+    char *cte = series(probes);
+    char *absent = format("%s SELECT sum(bloom_might_contain(?1, -i)) FROM s", cte);
+    char *missed = format("SELECT count(*) FROM keys WHERE rowid <= %lld AND NOT "
+                          "bloom_might_contain(?1, x)",
+                          (long long)keys);
+    for (int k = 0; k < kind_count; k++) {
+        const test_kind *t = test_kind_of(kinds[k]);
+        char *field = format("SELECT json_extract(bloom_info(?1), '$.%s')", t->k_field);
+        for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+            char *build = format("SELECT bloom_build(x, %lld, %.17g, '%s') FROM keys WHERE rowid "
+                                 "<= %lld",
+                                 (long long)keys, rates[r], kinds[k]->name, (long long)keys);
+            int bytes;
+            void *filter = fetch_blob(b, build, &bytes);
+            sqlite3_int64 negatives = fetch_int_bound(b, missed, filter, bytes);
+            sqlite3_int64 positives = fetch_int_bound(b, absent, filter, bytes);
+            sqlite3_int64 k_or_f = fetch_int_bound(b, field, filter, bytes);
+            double rate = (double)positives / (double)probes;
+            printf("| %s | %g | %s %lld | %d | %.3f | %lld | %lld | %.4f %% | %.3f | %s |\n",
+                   kinds[k]->name, rates[r], t->k_field, (long long)k_or_f, bytes,
+                   8.0 * bytes / (double)keys, (long long)negatives, (long long)positives,
+                   100.0 * rate, rate / rates[r],
+                   t->rate == RATE_AT_MOST_P ? "at most p" : "near p");
+            fflush(stdout);
+            if (negatives != 0) {
+                die(b, "a key added to a filter probed 0");
+            }
+            free(filter);
+            sqlite3_free(build);
+        }
+        sqlite3_free(field);
+    }
+    sqlite3_free(cte);
+    sqlite3_free(absent);
+    sqlite3_free(missed);
+}
+
 /* Whether name is among the tables asked for (all when none is). */
 static int wanted(int argc, char **argv, int first, const char *name) {
     if (first >= argc) {
@@ -2601,7 +2751,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr,
                 "usage: %s EXTENSION [--quick] [--dir DIR] [core probe build exact forms scale "
-                "live vacuum scalable countmin cuckoo livetable parquet]\n",
+                "live vacuum scalable countmin cuckoo livetable parquet size]\n",
                 argv[0]);
         return 2;
     }
@@ -2659,7 +2809,7 @@ int main(int argc, char **argv) {
                   {"live", table_live},           {"vacuum", table_vacuum},
                   {"scalable", table_scalable},   {"countmin", table_countmin},
                   {"cuckoo", table_cuckoo_slack}, {"livetable", table_live_table},
-                  {"parquet", table_parquet}};
+                  {"parquet", table_parquet},     {"size", table_size}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (wanted(argc, argv, arg, tables[i].name)) {
             tables[i].print(&b);

@@ -5,9 +5,10 @@
 ** Usage: valgrind --tool=callgrind --instr-atstart=no bloom_instructions EXTENSION KEYS LAYOUT
 *FUNCTION
 **
-** KEYS is the number of keys in the filter (1 to KEYS), LAYOUT standard or blocked, FUNCTION
-** bloom_might_contain, noop (a two-argument function returning 0: SQLite's cost of a call) or
-** twin (the design of the other SQLite Bloom extension, twin.h).
+** KEYS is the number of keys in the filter (1 to KEYS), LAYOUT the kind bloom_build builds
+** (standard, blocked, fuse), FUNCTION bloom_might_contain, noop (a two-argument function
+** returning 0: SQLite's cost of a call) or twin (the design of the other SQLite Bloom extension,
+** twin.h).
 ** Only the query over the 100,000 rows of keys 1 to 100,000 is counted.
 */
 #include <sqlite3.h>

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Instructions per row of a probe query over 100,000 rows, counted by callgrind: the floor
-# (noop) and bloom_might_contain for filters of 10k, 1M and 100M keys in both layouts.
+# (noop) and bloom_might_contain for filters of 10k, 1M and 100M keys in both layouts of a Bloom
+# filter and the binary fuse kind.
 # Usage: instructions.sh BLOOM_INSTRUCTIONS EXTENSION
 set -eu
 driver=$1 extension=$2
@@ -19,7 +20,7 @@ echo
 echo "| keys in the filter | layout | instructions/row | ratio to noop |"
 echo "|---|---|---|---|"
 for keys in 10000 1000000 100000000; do
-    for layout in standard blocked; do
+    for layout in standard blocked fuse; do
         probe=$(count "$keys" "$layout" bloom_might_contain)
         echo "| $keys | $layout | $probe | $(echo "scale=2; $probe / $floor" | bc) |"
     done
