@@ -106,8 +106,8 @@ union_state *sql_union_state(sqlite3_context *ctx) {
 
 void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f) {
     filter_view copy;
-    if (!filter_kind_can(f->kind,
-                         FILTER_MERGES)) { /* refused also alone (rule 30 (static filters)) */
+    /* A kind that does not merge is refused also alone (rule 30 (static filters)). */
+    if (!filter_kind_can(f->kind, FILTER_MERGES)) {
         sql_error_cannot(ctx, func, f->kind, FILTER_MERGES);
         st->failed = 1;
     } else if (st->blob != NULL && !sql_filter_compatible(ctx, func, &st->view, f)) {

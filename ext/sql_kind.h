@@ -57,7 +57,7 @@ typedef struct sql_kind {
     /* Optional: a static kind, built once from its whole set of keys: at the end of the group,
     ** makes st->blob from the keys kept in st->whole (their order and repeats do not matter),
     ** with scratch memory it allocates and frees; 0 after setting the error. Keys are then kept
-    ** instead of added (build_size, build_add and build_finish are not called). */
+    ** instead of added: build_size and build_add are not called, nor needed. */
     int (*build_whole)(sqlite3_context *ctx, build_state *st);
     /* Adds key to st->blob: FILTER_OK, or FILTER_FULL when it has no room. */
     filter_status (*build_add)(build_state *st, key_hash key);
