@@ -5,7 +5,8 @@
 #     dpkg-deb and dpkg-shlibdeps (ext/packages/debian/build_deb.sh);
 #   - Python: a wheel of the module sqlite_bloom with bloom.so inside, built offline with Debian's
 #     setuptools and wheel (ext/packages/python/build_wheel.sh);
-#   - npm: the tarball of `npm pack`, with bloom.so, index.js and index.d.ts
+#   - npm: the tarball of `npm pack`, with bloom.so, index.js and index.d.ts, and
+#     sqlite-bloom/filter, the WebAssembly reader of ext/packages/npm/wasm.cmake
 #     (ext/packages/npm/build_npm.sh).
 # An artifact whose tools are missing at configure time is left out, with a message saying what
 # to install; its test (tests/packages) is then skipped with that reason.
@@ -112,12 +113,17 @@ else()
   list(APPEND BLOOM_PACKAGE_FILES ${BLOOM_WHEEL})
 endif()
 
+# The WebAssembly reader of sqlite-bloom/filter, in build/wasm/ (BLOOM_WASM_DIR).
+include(${BLOOM_PACKAGES_SOURCE_DIR}/npm/wasm.cmake)
+
 # npm package: the tarball of npm pack, which needs no registry.
 set(BLOOM_NPM_TARBALL ${BLOOM_PACKAGES_DIR}/sqlite-bloom-${PROJECT_VERSION}.tgz)
 if(NOT BLOOM_NPM)
   set(BLOOM_NPM_SKIP_REASON "npm not found (install Node.js 20 or later, with npm)")
 elseif(BLOOM_SANITIZE OR BLOOM_TSAN OR BLOOM_COVERAGE)
   set(BLOOM_NPM_SKIP_REASON "an instrumented build is not one to package")
+elseif(BLOOM_WASM_SKIP_REASON)
+  set(BLOOM_NPM_SKIP_REASON "its sqlite-bloom/filter cannot be built: ${BLOOM_WASM_SKIP_REASON}")
 else()
   file(GLOB bloom_npm_sources CONFIGURE_DEPENDS ${BLOOM_PACKAGES_SOURCE_DIR}/npm/*)
   add_custom_command(
@@ -125,8 +131,9 @@ else()
     COMMAND sh ${BLOOM_PACKAGES_SOURCE_DIR}/npm/build_npm.sh ${BLOOM_NPM}
             ${BLOOM_PACKAGES_SOURCE_DIR}/npm $<TARGET_FILE:bloom> ${PROJECT_VERSION}
             ${BLOOM_NPM_OS} ${BLOOM_NPM_CPU} ${PROJECT_SOURCE_DIR}/LICENSE ${BLOOM_PACKAGES_DIR}
-            ${CMAKE_STRIP}
-    DEPENDS bloom ${bloom_npm_sources} ${PROJECT_SOURCE_DIR}/LICENSE
+            ${BLOOM_WASM_DIR} ${CMAKE_STRIP}
+    DEPENDS bloom bloom_wasm ${bloom_filter_js_outputs} ${bloom_npm_sources}
+            ${PROJECT_SOURCE_DIR}/LICENSE
     COMMENT "npm package: sqlite-bloom ${PROJECT_VERSION}"
     VERBATIM)
   list(APPEND BLOOM_PACKAGE_FILES ${BLOOM_NPM_TARBALL})
@@ -150,4 +157,5 @@ add_custom_target(packages DEPENDS ${BLOOM_PACKAGE_FILES})
 
 if(BUILD_TESTING)
   add_subdirectory(${PROJECT_SOURCE_DIR}/tests/packages ${PROJECT_BINARY_DIR}/tests/packages)
+  add_subdirectory(${PROJECT_SOURCE_DIR}/tests/wasm ${PROJECT_BINARY_DIR}/tests/wasm)
 endif()

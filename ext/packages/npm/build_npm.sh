@@ -1,16 +1,20 @@
 #!/bin/sh
-# Builds the npm package sqlite-bloom with npm pack: index.js, index.d.ts and README.md from
-# here, package.json from package.json.in (version, os and cpu filled in), bloom.so (stripped)
-# and LICENSE. npm pack needs no registry.
-# Usage: build_npm.sh NPM SOURCE_DIR BLOOM_SO VERSION NODE_OS NODE_CPU LICENSE OUT_DIR [STRIP]
+# Builds the npm package sqlite-bloom with npm pack: index.js (the platform of bloom.so filled
+# in), index.d.ts and README.md from here, package.json from package.json.in (version filled
+# in), bloom.so (stripped), LICENSE, and sqlite-bloom/filter from FILTER_DIR (build/wasm/, made
+# by wasm.cmake): filter.cjs, filter.mjs, filter.d.cts, filter.d.mts. npm pack needs no registry.
+# Usage: build_npm.sh NPM SOURCE_DIR BLOOM_SO VERSION NODE_OS NODE_CPU LICENSE OUT_DIR FILTER_DIR
+#                     [STRIP]
 set -eu
-npm=$1 source=$2 module=$3 version=$4 os=$5 cpu=$6 license=$7 out=$8 strip=${9:-}
+npm=$1 source=$2 module=$3 version=$4 os=$5 cpu=$6 license=$7 out=$8 filter=$9 strip=${10:-}
 staging=$out/npm-staging
 rm -rf "$staging"
 mkdir -p "$staging" "$out"
-cp "$source/index.js" "$source/index.d.ts" "$source/README.md" "$staging/"
-sed -e "s/@VERSION@/$version/" -e "s/@OS@/$os/" -e "s/@CPU@/$cpu/" "$source/package.json.in" \
-    > "$staging/package.json"
+cp "$source/index.d.ts" "$source/README.md" "$staging/"
+sed -e "s/@OS@/$os/" -e "s/@CPU@/$cpu/" "$source/index.js" > "$staging/index.js"
+sed -e "s/@VERSION@/$version/" "$source/package.json.in" > "$staging/package.json"
+cp "$filter/filter.cjs" "$filter/filter.mjs" "$filter/filter.d.cts" "$filter/filter.d.mts" \
+   "$staging/"
 cp "$license" "$staging/LICENSE"
 cp "$module" "$staging/bloom.so"
 if [ -n "$strip" ]; then

@@ -3,8 +3,8 @@
 # project, next to better-sqlite3@12: the one client.node built when there is one (linked, as
 # compiling it takes minutes), else installed here from the registry. Runs test.js there with
 # node's test runner (with the README's examples of the package; its node:sqlite part where
-# node has loadExtension), then compiles types.ts against the package's index.d.ts with
-# TypeScript's tsc --strict (typescript@5, installed once into TYPESCRIPT_DIR; left out, saying
+# node has loadExtension), then compiles types.ts (and types.mts, an ES module) against the
+# package's index.d.ts and filter.d.cts and filter.d.mts with TypeScript's tsc --strict (typescript@5, installed once into TYPESCRIPT_DIR; left out, saying
 # so, when npm cannot reach its registry).
 # Exits 77 (a skip, saying why) without Node.js 20 or later and npm, or when neither
 # better-sqlite3 can be had nor node:sqlite can load extensions.
@@ -60,6 +60,7 @@ if [ ! -f "$tsc" ]; then
     fi
 fi
 cp "$types_file" "$scratch/types.ts"
+cp "$(dirname "$types_file")/types.mts" "$scratch/types.mts"
 (cd "$scratch" && "$node" "$tsc" --strict --noEmit --noUnusedLocals false --module node16 \
-    --moduleResolution node16 --target es2022 types.ts)
-echo "types.ts compiled with tsc $("$node" "$tsc" --version | cut -d' ' -f2) --strict against index.d.ts"
+    --moduleResolution node16 --target es2022 types.ts types.mts)
+echo "types.ts and types.mts compiled with tsc $("$node" "$tsc" --version | cut -d' ' -f2) --strict against index.d.ts and filter.d.cts, filter.d.mts"

@@ -1,7 +1,8 @@
 // The npm package sqlite-bloom as npm installed it from its tarball into a scratch project
 // (run.sh copies this file there): its files, version and types, load(db) into better-sqlite3
-// and into node:sqlite where node has loadExtension, load() of something that cannot load, and
-// the README's examples of the package (```js package blocks). BLOOM_EXPECTED_VERSION is CMake's
+// and into node:sqlite where node has loadExtension, load() of something that cannot load or on
+// another platform, sqlite-bloom/filter (CommonJS and ES module) against the extension, and the
+// README's examples of the package (```js package blocks). BLOOM_EXPECTED_VERSION is CMake's
 // project version, BLOOM_README the README's path.
 'use strict';
 const test = require('node:test');
@@ -72,6 +73,64 @@ test('the installed package', async (t) => {
         name: 'TypeError',
         message: /needs a database with a loadExtension\(path\) method: a better-sqlite3 Database, or a node:sqlite DatabaseSync opened with \{ allowExtension: true \}/,
       });
+    }
+  });
+});
+
+test('sqlite-bloom/filter: the WebAssembly reader, with no platform in the manifest', async (t) => {
+  const manifest = require('sqlite-bloom/package.json');
+  for (const file of ['filter.cjs', 'filter.mjs', 'filter.d.cts', 'filter.d.mts']) {
+    assert.ok(fs.statSync(path.join(INSTALLED_AT, file)).size > 0, file);
+  }
+  // The reader runs on any platform, so npm installs the package on any: bloom.so is Linux x64's.
+  assert.strictEqual(manifest.os, undefined);
+  assert.strictEqual(manifest.cpu, undefined);
+  assert.strictEqual(fs.realpathSync(require.resolve('sqlite-bloom/filter')),
+    path.join(INSTALLED_AT, 'filter.cjs'));
+  const reader = require('sqlite-bloom/filter');
+  const esm = await import('sqlite-bloom/filter');
+  assert.deepStrictEqual(Object.keys(reader), ['openFilter']);
+  assert.deepStrictEqual(Object.keys(esm), ['openFilter']);
+  assert.throws(() => reader.openFilter(new Uint8Array(1)), {
+    message: 'bloom_might_contain: not a Bloom filter: length 1 is shorter than the 64-byte header',
+  });
+
+  await t.test('reads what the extension built, as the extension does', {
+    skip: Database === null && 'better-sqlite3 is not installed (npm cannot reach its registry)',
+  }, () => {
+    const db = new Database(':memory:');
+    try {
+      sqliteBloom.load(db);
+      db.exec('CREATE TABLE users(email TEXT)');
+      const insert = db.prepare('INSERT INTO users VALUES (?)');
+      KEYS.forEach((key) => insert.run(key));
+      const users = db.prepare('SELECT bloom_build(email, 1000, 0.01) AS f FROM users').get().f;
+      const probe = db.prepare('SELECT bloom_might_contain(?, ?) AS hit');
+      for (const open of [reader.openFilter, esm.openFilter]) {
+        const filter = open(users);
+        for (const key of [...KEYS, ...ABSENT.slice(0, 2000)]) {
+          assert.strictEqual(filter.mightContain(key), probe.get(users, key).hit === 1, key);
+        }
+        assert.deepStrictEqual(filter.info(),
+          JSON.parse(db.prepare('SELECT bloom_info(?) AS i').get(users).i));
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  await t.test('load() on another platform says which bloom.so this is', () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+    const here = `${process.platform} ${process.arch}`;
+    Object.defineProperty(process, 'platform', { ...platform, value: 'plan9' });
+    try {
+      assert.throws(() => sqliteBloom.load({ loadExtension() {} }), {
+        message: `sqlite-bloom: this package's bloom.so is built for ${here}, not plan9 ` +
+          `${process.arch}; its filters can still be read here, without SQLite, by ` +
+          "require('sqlite-bloom/filter')",
+      });
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
     }
   });
 });

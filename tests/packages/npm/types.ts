@@ -1,6 +1,7 @@
 // Compiled by run.sh with tsc --strict against the installed package: what index.d.ts must
 // accept, and (ts-expect-error) what it must refuse.
 import { ExtensionLoadingDatabase, getLoadablePath, load } from 'sqlite-bloom';
+import { BloomFilter, FilterInfo, FilterKey, openFilter } from 'sqlite-bloom/filter';
 
 const loadable: string = getLoadablePath();
 
@@ -26,3 +27,21 @@ load({ loadExtension: (path: number) => path });
 const nothing: string = load(minimal);
 // @ts-expect-error: getLoadablePath takes no argument
 getLoadablePath(loadable);
+
+// sqlite-bloom/filter, required (filter.d.cts); types.mts imports it (filter.d.mts).
+const filter: BloomFilter = openFilter(new Uint8Array(64));
+openFilter(new ArrayBuffer(64));
+const answer: boolean | null = filter.mightContain('alice');
+const keys: FilterKey[] = ['alice', 1, 1.5, 1n, new Uint8Array(2), new ArrayBuffer(2), null, undefined];
+keys.forEach((key) => filter.mightContain(key));
+const info: FilterInfo = filter.info();
+const layout: string = info.layout;
+const size: number = info.bytes;
+const other: unknown = info.fingerprint_bits;
+
+// @ts-expect-error: a boolean is no key
+filter.mightContain(true);
+// @ts-expect-error: a filter is bytes, not a string
+openFilter('SQBF');
+// @ts-expect-error: the answer to a NULL key is null
+const sure: boolean = filter.mightContain('alice');
