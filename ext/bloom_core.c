@@ -4,6 +4,7 @@
 */
 #include "bloom_core.h"
 
+#include "filter_info.h"
 #include "hash_math.h"
 #include "little_endian.h"
 
@@ -350,6 +351,29 @@ static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_
                                                                         : FILTER_OK;
 }
 
+void bloom_info_fields(const filter_view *f, const bloom_header *h, const bloom_fill *fill,
+                       const char *positions, info_sink *sink) {
+    info_count(sink, "k", h->k);
+    info_count(sink, "m", h->m);
+    info_count(sink, "bytes", f->bytes);
+    info_count(sink, "n", h->n);
+    info_real(sink, "p", h->p);
+    info_count(sink, "keys_added", h->keys);
+    info_count(sink, positions, fill->bits_set);
+    info_real(sink, "fill_ratio", fill->fill_ratio);
+    info_estimate(sink, "estimated_keys", fill->estimated_keys);
+    info_estimate(sink, "estimated_keys_error", fill->estimated_keys_se);
+    info_real(sink, "estimated_fp_rate", fill->estimated_fp_rate);
+    info_flag(sink, "over_capacity", fill->over_capacity);
+}
+
+/* The fields of bloom_info: the header, then what the fill tells. O(m). */
+static void bloom_kind_info(const filter_view *f, info_sink *sink) {
+    bloom_header h = bloom_header_of(f);
+    bloom_fill fill = bloom_measure(&h, bloom_bits(f));
+    bloom_info_fields(f, &h, &fill, "bits_set", sink);
+}
+
 /* A Bloom kind: both share every operation, which read the layout from the filter. */
 #define BLOOM_KIND(layout, kind_name)                                                              \
     {                                                                                              \
@@ -358,7 +382,8 @@ static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_
         .validate = bloom_kind_validate, .might_contain = bloom_kind_might_contain,                \
         .write_header = bloom_kind_write_header, .add = bloom_kind_add,                            \
         .compatible = bloom_kind_compatible, .merge = bloom_kind_merge,                            \
-        .might_contain_io = bloom_kind_might_contain_io, .add_io = bloom_kind_add_io               \
+        .might_contain_io = bloom_kind_might_contain_io, .add_io = bloom_kind_add_io,              \
+        .info = bloom_kind_info                                                                    \
     }
 
 const filter_kind bloom_standard_kind = BLOOM_KIND(BLOOM_LAYOUT_STANDARD, "standard");

@@ -124,6 +124,13 @@ bloom_fill bloom_measure(const bloom_header *h, const uint8_t *bits);
 ** false-positive rate is fp_rate (for a filter of one segment, (bits_set / m)^k). */
 bloom_fill bloom_estimate(const bloom_header *h, uint64_t bits_set, double fp_rate);
 
+struct info_sink;
+
+/* Appends the Bloom fields of bloom_info (filter_info.h) for a filter f of header h and fill:
+** positions names the count of positions in use ("bits_set", "counters_nonzero"). */
+void bloom_info_fields(const filter_view *f, const bloom_header *h, const bloom_fill *fill,
+                       const char *positions, struct info_sink *sink);
+
 /*
 ** Checks that filters a and b of the same layout can be merged: the same m and
 ** k. On failure returns FILTER_INVALID and writes to why, in the terms they

@@ -1,7 +1,6 @@
 /*
 ** bloom_sql.c: the SQL side of the standard and blocked Bloom kinds: their
-** part of bloom_build (rules 1 (build) and 2 (sizing)) and of bloom_info
-** (rule 11 (info)).
+** part of bloom_build (rules 1 (build) and 2 (sizing)).
 */
 #include "sql_api.h"
 
@@ -10,7 +9,6 @@
 #include "bloom_core.h"
 #include "bloom_model.h"
 #include "sql_error.h"
-#include "sql_json.h"
 #include "sql_kind.h"
 
 /* The state of bloom_build for a Bloom filter. */
@@ -116,36 +114,12 @@ static void bloom_sql_build_finish(build_state *common) {
     bloom_write_header(common->blob, &st->header);
 }
 
-void bloom_sql_info(sqlite3_str *json, const filter_view *f, const bloom_header *h,
-                    const bloom_fill *fill, const char *positions) {
-    sqlite3_str_appendf(json,
-                        ",\"k\":%u,\"m\":%llu,\"bytes\":%llu,\"n\":%llu,\"p\":%!.15g,"
-                        "\"keys_added\":%llu,\"%s\":%llu,\"fill_ratio\":%!.15g,"
-                        "\"estimated_keys\":",
-                        (unsigned)h->k, (unsigned long long)h->m, (unsigned long long)f->bytes,
-                        (unsigned long long)h->n, h->p, (unsigned long long)h->keys, positions,
-                        (unsigned long long)fill->bits_set, fill->fill_ratio);
-    sql_json_number(json, "%.1f", fill->estimated_keys);
-    sqlite3_str_appendall(json, ",\"estimated_keys_error\":");
-    sql_json_number(json, "%.1f", fill->estimated_keys_se);
-    sqlite3_str_appendf(json, ",\"estimated_fp_rate\":%!.15g,\"over_capacity\":%s",
-                        fill->estimated_fp_rate, fill->over_capacity ? "true" : "false");
-}
-
-/* The Bloom fields of bloom_info: the header, then what the fill tells. O(m). */
-static void bloom_sql_kind_info(sqlite3_str *json, const filter_view *f) {
-    bloom_header h = bloom_header_of(f);
-    bloom_fill fill = bloom_measure(&h, bloom_bits(f));
-    bloom_sql_info(json, f, &h, &fill, "bits_set");
-}
-
 /* The SQL side of a Bloom kind: both share every function, which ask the state its layout. */
 #define BLOOM_SQL_KIND(core)                                                                       \
     {                                                                                              \
         .kind = &core, .build_state_bytes = sizeof(bloom_build_state),                             \
         .build_plan = bloom_sql_build_plan, .build_size = bloom_sql_build_size,                    \
-        .build_add = bloom_sql_build_add, .build_finish = bloom_sql_build_finish,                  \
-        .info = bloom_sql_kind_info                                                                \
+        .build_add = bloom_sql_build_add, .build_finish = bloom_sql_build_finish                   \
     }
 
 const sql_kind bloom_standard_sql = BLOOM_SQL_KIND(bloom_standard_kind);

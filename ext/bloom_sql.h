@@ -25,9 +25,4 @@ int bloom_sql_size(sqlite3_context *ctx, build_state *common, uint64_t n, int la
                    const bloom_blocked_design *design, unsigned position_bits,
                    bloom_header *header);
 
-/* Appends the Bloom fields of bloom_info for a filter f of header h and fill: positions names
-** the count of positions in use ("bits_set", "counters_nonzero"). */
-void bloom_sql_info(sqlite3_str *json, const filter_view *f, const bloom_header *h,
-                    const bloom_fill *fill, const char *positions);
-
 #endif /* BLOOM_SQL_H */

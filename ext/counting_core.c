@@ -4,8 +4,10 @@
 */
 #include "counting_core.h"
 
+#include "filter_info.h"
 #include "little_endian.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Offset of the counter width in the header: the first of the Bloom header's reserved bytes. */
@@ -249,6 +251,19 @@ static filter_status counting_kind_merge(uint8_t *blob, const filter_view *f) {
     return FILTER_OK;
 }
 
+/* The fields of bloom_info: the Bloom fields, the nonzero counters as the bits set, and the
+** saturated counters. O(m). */
+static void counting_kind_info(const filter_view *f, info_sink *sink) {
+    bloom_header h = bloom_header_of(f);
+    h.layout = BLOOM_LAYOUT_STANDARD;
+    counting_fill counters = counting_measure(&h, f->blob + FILTER_HEADER_BYTES);
+    double in_use = (double)counters.nonzero / (double)h.m;
+    bloom_fill fill = bloom_estimate(&h, counters.nonzero, pow(in_use, h.k));
+    bloom_info_fields(f, &h, &fill, "counters_nonzero", sink);
+    info_count(sink, "counter_bits", COUNTING_COUNTER_BITS);
+    info_count(sink, "counters_saturated", counters.saturated);
+}
+
 const filter_kind counting_kind = {
     .id = COUNTING_KIND,
     .name = "counting",
@@ -263,4 +278,5 @@ const filter_kind counting_kind = {
     .might_contain_io = counting_kind_might_contain_io,
     .add_io = counting_kind_add_io,
     .remove_io = counting_kind_remove_io,
+    .info = counting_kind_info,
 };

@@ -1,15 +1,13 @@
 /*
 ** counting_sql.c: the SQL side of the counting Bloom filter kind: its part of
-** bloom_build (rules 1 (build) and 2 (sizing)) and of bloom_info (rule 11
-** (info)). Adding, removing and probing go through its core (counting_core.h).
+** bloom_build (rules 1 (build) and 2 (sizing)). Adding, removing, probing and
+** bloom_info's fields go through its core (counting_core.h).
 */
 #include "counting_sql.h"
 
 #include "bloom_sql.h"
 #include "counting_core.h"
 #include "filter_kinds.h"
-
-#include <math.h>
 
 /* The state of bloom_build for a counting filter. */
 typedef struct counting_build_state {
@@ -41,19 +39,6 @@ static void counting_sql_build_finish(build_state *common) {
     counting_write_header(common->blob, &st->header);
 }
 
-/* The fields of bloom_info: the Bloom fields, the nonzero counters as the bits set, and the
-** saturated counters. O(m). */
-static void counting_sql_info(sqlite3_str *json, const filter_view *f) {
-    bloom_header h = bloom_header_of(f);
-    h.layout = BLOOM_LAYOUT_STANDARD;
-    counting_fill counters = counting_measure(&h, f->blob + FILTER_HEADER_BYTES);
-    double in_use = (double)counters.nonzero / (double)h.m;
-    bloom_fill fill = bloom_estimate(&h, counters.nonzero, pow(in_use, h.k));
-    bloom_sql_info(json, f, &h, &fill, "counters_nonzero");
-    sqlite3_str_appendf(json, ",\"counter_bits\":%d,\"counters_saturated\":%llu",
-                        COUNTING_COUNTER_BITS, (unsigned long long)counters.saturated);
-}
-
 /* Each repeat of a key counts, so that it can be removed as often as it was added. */
 const sql_kind counting_sql = {
     .kind = &counting_kind,
@@ -61,6 +46,5 @@ const sql_kind counting_sql = {
     .build_size = counting_sql_build_size,
     .build_add = counting_sql_build_add,
     .build_finish = counting_sql_build_finish,
-    .info = counting_sql_info,
     .counts_repeats = 1,
 };

@@ -4,6 +4,7 @@
 */
 #include "countmin_core.h"
 
+#include "filter_info.h"
 #include "hash_math.h"
 #include "little_endian.h"
 
@@ -267,6 +268,28 @@ static filter_status countmin_kind_add_io(const filter_view *f, filter_io *io, k
     return status;
 }
 
+/* The fields of bloom_info and cms_info: the header, the bound on the error it gives, and the
+** counters in use. O(size). */
+static void countmin_kind_info(const filter_view *f, info_sink *sink) {
+    countmin_header h = countmin_header_of(f);
+    uint64_t counters = h.width * h.depth, nonzero = 0;
+    for (uint64_t i = 0; i < counters; i++) {
+        const uint8_t *counter = f->blob + FILTER_HEADER_BYTES + i * (COUNTMIN_COUNTER_BITS / 8);
+        static const uint8_t zero[COUNTMIN_COUNTER_BITS / 8];
+        nonzero += memcmp(counter, zero, sizeof zero) != 0;
+    }
+    info_count(sink, "width", h.width);
+    info_count(sink, "depth", h.depth);
+    info_count(sink, "counter_bits", COUNTMIN_COUNTER_BITS);
+    info_string(sink, "update", countmin_update_name(h.update));
+    info_real(sink, "epsilon", h.epsilon);
+    info_real(sink, "delta", h.delta);
+    info_count(sink, "bytes", f->bytes);
+    info_count(sink, "total", h.total);
+    info_real(sink, "error_bound", h.epsilon * (double)h.total);
+    info_count(sink, "counters_nonzero", nonzero);
+}
+
 const filter_kind countmin_kind = {
     .id = COUNTMIN_KIND,
     .name = "countmin",
@@ -282,4 +305,5 @@ const filter_kind countmin_kind = {
     .add_io = countmin_kind_add_io,
     .full_advice = "whose counts would add up to more than 9223372036854775807, the largest "
                    "INTEGER",
+    .info = countmin_kind_info,
 };

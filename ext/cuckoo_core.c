@@ -4,6 +4,7 @@
 */
 #include "cuckoo_core.h"
 
+#include "filter_info.h"
 #include "hash_math.h"
 #include "little_endian.h"
 
@@ -389,6 +390,23 @@ double cuckoo_fp_rate(const cuckoo_header *h, uint64_t slots_used) {
     return -expm1(2.0 * CUCKOO_SLOTS * load * log1p(-match));
 }
 
+/* The fields of bloom_info: the header, then the slots in use and the rate they give. O(size). */
+static void cuckoo_kind_info(const filter_view *f, info_sink *sink) {
+    cuckoo_header h = cuckoo_header_of(f);
+    uint64_t used = cuckoo_slots_used(f), slots = h.buckets * CUCKOO_SLOTS;
+    info_count(sink, "fingerprint_bits", h.fingerprint_bits);
+    info_count(sink, "buckets", h.buckets);
+    info_count(sink, "slots_per_bucket", CUCKOO_SLOTS);
+    info_count(sink, "bytes", f->bytes);
+    info_count(sink, "n", h.n);
+    info_real(sink, "p", h.p);
+    info_count(sink, "keys_added", h.keys);
+    info_count(sink, "slots_used", used);
+    info_real(sink, "load_factor", (double)used / (double)slots);
+    info_real(sink, "estimated_fp_rate", cuckoo_fp_rate(&h, used));
+    info_flag(sink, "over_capacity", h.keys > h.n);
+}
+
 const filter_kind cuckoo_kind = {
     .id = CUCKOO_KIND,
     .name = "cuckoo",
@@ -405,4 +423,5 @@ const filter_kind cuckoo_kind = {
     .remove_io = cuckoo_kind_remove_io,
     .full_advice = "which holds about the n keys it was built for, and a key at most 8 times: "
                    "build it with a larger n",
+    .info = cuckoo_kind_info,
 };

@@ -1,7 +1,7 @@
 /*
 ** cuckoo_sql.c: the SQL side of the cuckoo filter kind: its part of
-** bloom_build (rules 1 (build) and 2 (sizing)) and of bloom_info (rule 11
-** (info)). Adding, removing and probing go through its core (cuckoo_core.h).
+** bloom_build (rules 1 (build) and 2 (sizing)). Adding, removing, probing and
+** bloom_info's fields go through its core (cuckoo_core.h).
 */
 #include "cuckoo_sql.h"
 
@@ -49,22 +49,6 @@ static void cuckoo_sql_build_finish(build_state *common) {
     cuckoo_write_header(common->blob, &st->header);
 }
 
-/* The fields of bloom_info: the header, then the slots in use and the rate they give. O(size). */
-static void cuckoo_sql_info(sqlite3_str *json, const filter_view *f) {
-    cuckoo_header h = cuckoo_header_of(f);
-    uint64_t used = cuckoo_slots_used(f), slots = h.buckets * CUCKOO_SLOTS;
-    sqlite3_str_appendf(json,
-                        ",\"fingerprint_bits\":%u,\"buckets\":%llu,\"slots_per_bucket\":%d,"
-                        "\"bytes\":%llu,\"n\":%llu,\"p\":%!.15g,\"keys_added\":%llu,"
-                        "\"slots_used\":%llu,\"load_factor\":%!.15g,\"estimated_fp_rate\":%!.15g,"
-                        "\"over_capacity\":%s",
-                        (unsigned)h.fingerprint_bits, (unsigned long long)h.buckets, CUCKOO_SLOTS,
-                        (unsigned long long)f->bytes, (unsigned long long)h.n, h.p,
-                        (unsigned long long)h.keys, (unsigned long long)used,
-                        (double)used / (double)slots, cuckoo_fp_rate(&h, used),
-                        h.keys > h.n ? "true" : "false");
-}
-
 /* Each repeat of a key is held, so that it can be removed as often as it was added. */
 const sql_kind cuckoo_sql = {
     .kind = &cuckoo_kind,
@@ -72,6 +56,5 @@ const sql_kind cuckoo_sql = {
     .build_size = cuckoo_sql_build_size,
     .build_add = cuckoo_sql_build_add,
     .build_finish = cuckoo_sql_build_finish,
-    .info = cuckoo_sql_info,
     .counts_repeats = 1,
 };

@@ -65,6 +65,7 @@ typedef struct filter_io {
 filter_io filter_io_memory(uint8_t *blob);
 
 struct filter_kind;
+struct info_sink;
 
 /* A filter BLOB that filter_open accepted: its prelude, its kind, its bytes. */
 typedef struct filter_view {
@@ -148,6 +149,9 @@ typedef struct filter_kind {
     ** ("INT64", "FIXED_LEN_BYTE_ARRAY(16)"), written to buf (FILTER_TYPE_TEXT_MAX bytes) or a
     ** constant; returned. NULL: every key can be added. */
     const char *(*value_type)(const filter_view *f, char *buf);
+    /* Writes the kind's fields of bloom_info into sink with filter_info.h's helpers, after the
+    ** prelude's: the header, then what the body measures. */
+    void (*info)(const filter_view *f, struct info_sink *sink);
 } filter_kind;
 
 /* A filter_io over the bytes of io from offset base on: a part of a filter as a filter. */

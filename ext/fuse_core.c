@@ -4,6 +4,7 @@
 */
 #include "fuse_core.h"
 
+#include "filter_info.h"
 #include "hash_math.h"
 #include "little_endian.h"
 
@@ -395,6 +396,29 @@ filter_status fuse_build(uint8_t *blob, fuse_header *h, uint64_t *keys,
     return FILTER_FULL;
 }
 
+/* The fields of bloom_info: the geometry, the header, and the bits a key (null before a key). */
+static void fuse_kind_info(const filter_view *f, info_sink *sink) {
+    fuse_header h = fuse_header_of(f);
+    info_count(sink, "fingerprint_bits", h.fingerprint_bits);
+    info_count(sink, "arity", FUSE_ARITY);
+    info_count(sink, "segment_length", UINT64_C(1) << h.segment_bits);
+    info_count(sink, "segments", h.segments);
+    info_count(sink, "slots", fuse_slots(&h));
+    info_count(sink, "seed", h.seed);
+    info_count(sink, "bytes", f->bytes);
+    info_count(sink, "n", h.n);
+    info_real(sink, "p", h.p);
+    info_count(sink, "keys_added", h.keys);
+    if (h.keys > 0) {
+        info_real(sink, "bits_per_key", 8.0 * (double)f->bytes / (double)h.keys);
+        info_real(sink, "estimated_fp_rate", ldexp(1.0, -(int)h.fingerprint_bits));
+    } else {
+        info_null(sink, "bits_per_key");
+        info_real(sink, "estimated_fp_rate", 0.0);
+    }
+    info_flag(sink, "over_capacity", h.keys > h.n);
+}
+
 /* Built once from all its keys: nothing is added, removed or merged after. */
 const filter_kind fuse_kind = {
     .id = FUSE_KIND,
@@ -405,4 +429,5 @@ const filter_kind fuse_kind = {
     .might_contain = fuse_kind_might_contain,
     .write_header = fuse_kind_write_header,
     .might_contain_io = fuse_kind_might_contain_io,
+    .info = fuse_kind_info,
 };

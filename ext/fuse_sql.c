@@ -1,7 +1,7 @@
 /*
 ** fuse_sql.c: the SQL side of the binary fuse kind: its part of bloom_build
 ** (rules 1 (build) and 30 (static filters)), built whole from the group's keys
-** at its end, and of bloom_info (rule 11 (info)). Probing goes through its core
+** at its end. Probing and bloom_info's fields go through its core
 ** (fuse_core.h); nothing adds to, removes from or merges a built filter.
 */
 #include "fuse_sql.h"
@@ -9,8 +9,6 @@
 #include "fuse_core.h"
 #include "sql_error.h"
 #include "sql_memory.h"
-
-#include <math.h>
 
 /* The smallest p a binary fuse filter serves: 2^-FUSE_FINGERPRINT_MAX. */
 #define FUSE_P_MIN (1.0 / 4294967296.0)
@@ -97,32 +95,9 @@ static int fuse_sql_build_whole(sqlite3_context *ctx, build_state *st) {
     return status == FILTER_OK;
 }
 
-/* The fields of bloom_info. */
-static void fuse_sql_info(sqlite3_str *json, const filter_view *f) {
-    fuse_header h = fuse_header_of(f);
-    sqlite3_str_appendf(json,
-                        ",\"fingerprint_bits\":%u,\"arity\":%d,\"segment_length\":%llu,"
-                        "\"segments\":%u,\"slots\":%llu,\"seed\":%llu,\"bytes\":%llu,\"n\":%llu,"
-                        "\"p\":%!.15g,\"keys_added\":%llu,",
-                        (unsigned)h.fingerprint_bits, FUSE_ARITY,
-                        (unsigned long long)(UINT64_C(1) << h.segment_bits), (unsigned)h.segments,
-                        (unsigned long long)fuse_slots(&h), (unsigned long long)h.seed,
-                        (unsigned long long)f->bytes, (unsigned long long)h.n, h.p,
-                        (unsigned long long)h.keys);
-    if (h.keys > 0) {
-        sqlite3_str_appendf(json, "\"bits_per_key\":%!.15g,\"estimated_fp_rate\":%!.15g,",
-                            8.0 * (double)f->bytes / (double)h.keys,
-                            ldexp(1.0, -(int)h.fingerprint_bits));
-    } else {
-        sqlite3_str_appendall(json, "\"bits_per_key\":null,\"estimated_fp_rate\":0,");
-    }
-    sqlite3_str_appendf(json, "\"over_capacity\":%s", h.keys > h.n ? "true" : "false");
-}
-
 /* Static: built once from the group's keys, never an empty filter to add to. */
 const sql_kind fuse_sql = {
     .kind = &fuse_kind,
     .build_state_bytes = sizeof(build_state),
     .build_whole = fuse_sql_build_whole,
-    .info = fuse_sql_info,
 };

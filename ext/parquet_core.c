@@ -4,6 +4,7 @@
 */
 #include "parquet_core.h"
 
+#include "filter_info.h"
 #include "little_endian.h"
 
 #include <math.h>
@@ -716,6 +717,34 @@ static const char *parquet_kind_value_type(const filter_view *f, char *buf) {
     return parquet_type_text(f->blob[OFF_TYPE], le_load32(f->blob + OFF_TYPE_LENGTH), buf);
 }
 
+/* The fields of bloom_info: the header (n and p null when not known: a filter read from a
+** Parquet file), the bits set and the rate they give. O(size). */
+static void parquet_kind_info(const filter_view *f, info_sink *sink) {
+    parquet_header h = parquet_header_of(f);
+    uint64_t bits = (uint64_t)h.blocks * PARQUET_BLOCK_BYTES * 8, set;
+    double rate;
+    parquet_fill(f, &set, &rate);
+    info_string(sink, "physical_type", parquet_type_name(h.type));
+    if (h.type == PARQUET_FIXED_LEN_BYTE_ARRAY) {
+        info_count(sink, "type_length", h.type_length);
+    }
+    info_count(sink, "k", PARQUET_BLOCK_BYTES / 4); /* a bit in each 32-bit word of a block */
+    info_count(sink, "blocks", h.blocks);
+    info_count(sink, "bitset_bytes", bits / 8);
+    info_count(sink, "bytes", f->bytes);
+    if (h.n != 0) {
+        info_count(sink, "n", h.n);
+        info_real(sink, "p", h.p);
+    } else {
+        info_null(sink, "n");
+        info_null(sink, "p");
+    }
+    info_count(sink, "keys_added", h.keys);
+    info_count(sink, "bits_set", set);
+    info_real(sink, "fill_ratio", (double)set / (double)bits);
+    info_real(sink, "estimated_fp_rate", rate);
+}
+
 const filter_kind parquet_kind = {
     .id = PARQUET_KIND,
     .name = "parquet",
@@ -732,4 +761,5 @@ const filter_kind parquet_kind = {
     .might_contain_io = parquet_kind_might_contain_io,
     .add_io = parquet_kind_add_io,
     .value_type = parquet_kind_value_type,
+    .info = parquet_kind_info,
 };

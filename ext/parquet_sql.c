@@ -1,8 +1,8 @@
 /*
 ** parquet_sql.c: the SQL side of the Parquet split-block kind: its part of
 ** bloom_build (rules 1 (build) and 2 (sizing)), a build's type taken from its
-** first key (rule 27 (Parquet filters)), and its fields of bloom_info (rule 11
-** (info)). Probing and adding go through its core (parquet_core.h).
+** first key (rule 27 (Parquet filters)). Probing, adding and bloom_info's
+** fields go through its core (parquet_core.h).
 */
 #include "parquet_sql.h"
 
@@ -87,34 +87,6 @@ static void parquet_sql_build_finish(build_state *common) {
     parquet_write_header(common->blob, &st->header);
 }
 
-/* The fields of bloom_info: the header (n and p null when not known: a filter read from a
-** Parquet file), the bits set and the rate they give. O(size). */
-static void parquet_sql_info(sqlite3_str *json, const filter_view *f) {
-    parquet_header h = parquet_header_of(f);
-    uint64_t bits = (uint64_t)h.blocks * PARQUET_BLOCK_BYTES * 8, set;
-    double rate;
-    parquet_fill(f, &set, &rate);
-    const char *type = parquet_type_name(h.type);
-    sqlite3_str_appendf(json, ",\"physical_type\":%s%s%s", type ? "\"" : "", type ? type : "null",
-                        type ? "\"" : "");
-    if (h.type == PARQUET_FIXED_LEN_BYTE_ARRAY) {
-        sqlite3_str_appendf(json, ",\"type_length\":%lu", (unsigned long)h.type_length);
-    }
-    sqlite3_str_appendf(json, ",\"k\":8,\"blocks\":%lu,\"bitset_bytes\":%llu,\"bytes\":%llu",
-                        (unsigned long)h.blocks, (unsigned long long)(bits / 8),
-                        (unsigned long long)f->bytes);
-    if (h.n != 0) {
-        sqlite3_str_appendf(json, ",\"n\":%llu,\"p\":%!.15g", (unsigned long long)h.n, h.p);
-    } else {
-        sqlite3_str_appendall(json, ",\"n\":null,\"p\":null");
-    }
-    sqlite3_str_appendf(json,
-                        ",\"keys_added\":%llu,\"bits_set\":%llu,\"fill_ratio\":%!.15g,"
-                        "\"estimated_fp_rate\":%!.15g",
-                        (unsigned long long)h.keys, (unsigned long long)set,
-                        (double)set / (double)bits, rate);
-}
-
 const sql_kind parquet_sql = {
     .kind = &parquet_kind,
     .build_state_bytes = sizeof(parquet_build_state),
@@ -122,5 +94,4 @@ const sql_kind parquet_sql = {
     .build_hash = parquet_sql_build_hash,
     .build_add = parquet_sql_build_add,
     .build_finish = parquet_sql_build_finish,
-    .info = parquet_sql_info,
 };

@@ -4,6 +4,7 @@
 */
 #include "scalable_core.h"
 
+#include "filter_info.h"
 #include "little_endian.h"
 
 #include <string.h>
@@ -448,6 +449,54 @@ static filter_status scalable_kind_grow_io(const filter_view *f, filter_io *io) 
     return io->write(io->state, 0, header, sizeof header) != 0 ? FILTER_IO_FAILED : FILTER_OK;
 }
 
+/* Appends stage i of f to the "stages" list of bloom_info, with its rate as measured into
+** *rate. O(its m). */
+static void scalable_stage_info(const filter_view *f, int i, double *rate, info_sink *sink) {
+    scalable_stage s;
+    scalable_stage_at(f, i, &s);
+    bloom_fill fill = bloom_measure(&s.header, f->blob + s.offset + FILTER_HEADER_BYTES);
+    *rate = fill.estimated_fp_rate;
+    info_object_begin(sink);
+    info_count(sink, "n", s.header.n);
+    info_real(sink, "p", s.header.p);
+    info_count(sink, "k", s.header.k);
+    info_count(sink, "m", s.header.m);
+    info_count(sink, "bytes", s.bytes);
+    info_count(sink, "keys_added", s.header.keys);
+    info_count(sink, "bits_set", fill.bits_set);
+    info_real(sink, "fill_ratio", fill.fill_ratio);
+    info_real(sink, "estimated_fp_rate", fill.estimated_fp_rate);
+    info_object_end(sink);
+}
+
+/* The fields of bloom_info: the header, each stage, and the compound rate they give. O(size). */
+static void scalable_kind_info(const filter_view *f, info_sink *sink) {
+    scalable_header h = scalable_header_of(f);
+    double rates[SCALABLE_STAGES_MAX];
+    uint64_t capacity = 0;
+    for (int i = 0; i < h.stages; i++) {
+        uint64_t n = 0;
+        double p;
+        scalable_stage_target(&h, i, &n, &p); /* validation checked that each fits */
+        capacity = filter_add_counts(capacity, n);
+    }
+    info_string(sink, "stage_layout", bloom_kind_of_layout(h.stage_layout)->name);
+    info_count(sink, "growth", h.growth);
+    info_real(sink, "tightening", h.tightening);
+    info_count(sink, "bytes", f->bytes);
+    info_count(sink, "n", h.n);
+    info_real(sink, "p", h.p);
+    info_count(sink, "keys_added", h.keys);
+    info_count(sink, "capacity", capacity);
+    info_count(sink, "stage_count", h.stages);
+    info_list_begin(sink, "stages");
+    for (int i = 0; i < h.stages; i++) {
+        scalable_stage_info(f, i, &rates[i], sink);
+    }
+    info_list_end(sink);
+    info_real(sink, "estimated_fp_rate", scalable_compound_rate(rates, h.stages));
+}
+
 const filter_kind scalable_kind = {
     .id = SCALABLE_KIND,
     .name = "scalable",
@@ -465,4 +514,5 @@ const filter_kind scalable_kind = {
     .add_io = scalable_kind_add_io,
     .grow_size = scalable_kind_grow_size,
     .grow_io = scalable_kind_grow_io,
+    .info = scalable_kind_info,
 };

@@ -8,7 +8,6 @@
 #include "sql_args.h"
 #include "sql_error.h"
 #include "sql_json.h"
-#include "sql_kinds.h"
 
 #include <string.h>
 
@@ -142,11 +141,6 @@ void sql_union_final(sqlite3_context *ctx) {
 
 void sql_info_result(sqlite3_context *ctx, const filter_view *f) {
     sqlite3_str *json = sqlite3_str_new(sqlite3_context_db_handle(ctx));
-    sqlite3_str_appendf(json,
-                        "{\"format_version\":%u,\"min_reader_version\":%u,\"layout\":\"%s\","
-                        "\"hash\":\"%s\"",
-                        f->version, f->min_reader_version, f->kind->name, key_hash_name(f->hash));
-    sql_kind_of(f->kind)->info(json, f);
-    sqlite3_str_appendchar(json, 1, '}');
+    sql_json_info(json, f);
     sql_result_json(ctx, json);
 }

@@ -6,8 +6,10 @@
 
 #include "sql_api.h"
 
-/* Appends a JSON number with a printf format, or null for an infinite value. */
-void sql_json_number(sqlite3_str *json, const char *format, double v);
+#include "filter.h"
+
+/* Appends the JSON object of bloom_info for f (filter_info.h) to json. */
+void sql_json_info(sqlite3_str *json, const filter_view *f);
 
 /* Makes the text built in json the result of ctx and frees json: SQLITE_TOOBIG when it grew
 ** past the connection's length limit (build it with sqlite3_str_new(db)), NOMEM when it could

@@ -1,9 +1,9 @@
 /*
 ** sql_kind.h: what a kind gives the SQL functions every kind shares
-** (filter_functions.c): its part of bloom_build and of bloom_info, filled by
-** name; and the help every kind's SQL side uses to allocate and grow a
-** filter. The rest (probe, add, union) goes through the kind's core
-** (filter_kind, filter_kinds.h). The table of SQL kinds is sql_kinds.h.
+** (filter_functions.c): its part of bloom_build, filled by name; and the help
+** every kind's SQL side uses to allocate and grow a filter. The rest (probe,
+** add, union, bloom_info's fields) goes through the kind's core (filter_kind,
+** filter_kinds.h). The table of SQL kinds is sql_kinds.h.
 */
 #ifndef SQL_KIND_H
 #define SQL_KIND_H
@@ -64,8 +64,6 @@ typedef struct sql_kind {
     /* Writes st->keys into st->blob as the keys added, before it becomes the result. NULL:
     ** adding kept the count. */
     void (*build_finish)(build_state *st);
-    /* Appends the kind's fields of bloom_info, each as ,"name":value. */
-    void (*info)(sqlite3_str *json, const filter_view *f);
     /* 1 when each repeat of a key counts (so that it can be removed as often as it was added):
     ** then a filter sized at the end, from the distinct keys, could not hold the repeats, and
     ** bloom_build needs N (rule 4 (sized at the end)). */

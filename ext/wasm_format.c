@@ -9,6 +9,7 @@
 */
 #include "wasm_format.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -244,13 +245,13 @@ static void wasm_format_padded(wasm_format_out *out, int flags, int width, const
 static void wasm_format_double(wasm_format_out *out, double v, char conversion, int flags,
                                int width, int precision) {
     int upper = conversion == 'E' || conversion == 'G';
-    const char *sign = (v < 0 || (v == 0 && 1 / v < 0)) ? "-"
-                       : (flags & WASM_FORMAT_PLUS)     ? "+"
-                       : (flags & WASM_FORMAT_SPACE)    ? " "
-                                                        : "";
+    /* From the sign bit, as the C library: -0.0 and a NaN with its sign bit set are negative. */
+    const char *sign = signbit(v)                    ? "-"
+                       : (flags & WASM_FORMAT_PLUS)  ? "+"
+                       : (flags & WASM_FORMAT_SPACE) ? " "
+                                                     : "";
     if (v != v || v - v != 0) { /* NaN, or an infinity */
         const char *text = v != v ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf");
-        sign = v != v ? "" : sign;
         wasm_format_padded(out, flags & ~WASM_FORMAT_ZERO, width, sign, 3, 0, text, NULL, 0, 0);
         return;
     }

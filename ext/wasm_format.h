@@ -11,7 +11,8 @@
 ** their exact decimal value rounded to nearest, ties to even (as glibc does);
 ** flags '-', '0', '+', ' ', '#'; a width and a precision (digits or '*');
 ** length modifiers hh, h, l, ll, z, j, t. Infinities and NaN as "inf",
-** "-inf", "nan" (uppercase for E and G). Anything else is written as it is.
+** "nan", signed by their sign bit as any double (uppercase for E and G).
+** Anything else is written as it is.
 */
 #ifndef WASM_FORMAT_H
 #define WASM_FORMAT_H

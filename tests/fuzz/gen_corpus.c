@@ -2,7 +2,8 @@
 ** gen_corpus.c: writes the seed corpora of the fuzz targets.
 **
 ** Usage: gen_corpus DIR, where DIR holds the directories fuzz_core, fuzz_sql,
-** fuzz_roundtrip, fuzz_live and fuzz_parquet_footer. check_corpus.cmake runs it to check (or
+** fuzz_roundtrip, fuzz_live, fuzz_parquet_footer and fuzz_wasm_reader. check_corpus.cmake runs it
+*to check (or
 ** update) the committed corpus/: every file there is written by this program, nothing is
 ** edited by hand.
 **
@@ -17,6 +18,8 @@
 ** gets keys of every type under every form of bloom_build, with corruptions.
 ** fuzz_live gets sequences of operations on a live table of every kind. fuzz_parquet_footer
 ** gets the footers and Bloom filters of tests/parquet's files, and a footer of every Thrift type.
+** fuzz_wasm_reader gets two valid filters of each kind and a refused one, each with probes of
+** every key type and formats of doubles.
 */
 #include "../test_kinds.h"
 #include "filter_kinds.h"
@@ -103,12 +106,17 @@ static void put_integer(seed *s, fuzz_value_tag tag, int64_t v) {
     put_u64(s, (uint64_t)v);
 }
 
-/* Appends a REAL value. */
-static void put_real(seed *s, double v) {
+/* Appends the 8 bytes of v's bits, little-endian. */
+static void put_real_bits(seed *s, double v) {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    put_u8(s, FUZZ_REAL);
     put_u64(s, bits);
+}
+
+/* Appends a REAL value. */
+static void put_real(seed *s, double v) {
+    put_u8(s, FUZZ_REAL);
+    put_real_bits(s, v);
 }
 
 /* Appends the special REAL of index i (see fuzz_special_real). */
@@ -2105,6 +2113,71 @@ static void write_parquet_corpus(const char *dir) {
     write_file(dir, "fuzz_parquet_footer", "file_every_type", s.bytes, s.size);
 }
 
+/* ---- fuzz_wasm_reader ---- */
+
+/* The operations of a fuzz_wasm_reader seed after its filter: numbers (integral, fractional, at
+** and past the 64-bit range, -0.0, infinite), INTEGERs held and not, a TEXT, a BLOB, and the
+** formats bloom_info writes and others. */
+static void put_reader_operations(seed *s) {
+    static const double numbers[] = {
+        0.0, 1.0, 99.0, 0.5, -0.0, 9223372036854775808.0, -9223372036854775808.0, 1e300, INFINITY};
+    static const int64_t integers[] = {0, 1, 7, 99, 100000, INT64_MIN};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        put_u8(s, 0);
+        put_real_bits(s, numbers[i]);
+    }
+    for (size_t i = 0; i < sizeof integers / sizeof integers[0]; i++) {
+        put_u8(s, 1);
+        put_u64(s, (uint64_t)integers[i]);
+    }
+    put_u8(s, 2);
+    put_u8(s, 0); /* TEXT */
+    put_u16(s, 12);
+    put_bytes(s, "key 00000001", 12);
+    put_u8(s, 2);
+    put_u8(s, 1); /* BLOB */
+    put_u16(s, 2);
+    put_bytes(s, "\x00\x01", 2);
+    /* %.15g (g: 2), %.1f (f: 0), %+#20.5e, %-0 12.0G into too small a room: (flags, conversion
+    ** 8 * c + flags), width, precision, room, the double. */
+    static const struct {
+        unsigned choice, width, precision, room;
+        double v;
+    } formats[] = {{16, 0, 15, 95, 0.1},
+                   {0, 0, 1, 95, 2.25},
+                   {14, 20, 5, 95, -1e-300},
+                   {39, 12, 0, 7, 123456789.0}};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        put_u8(s, 3);
+        put_u8(s, formats[i].choice);
+        put_u8(s, formats[i].width);
+        put_u8(s, formats[i].precision);
+        put_u8(s, formats[i].room);
+        put_real_bits(s, formats[i].v);
+    }
+}
+
+/* fuzz_wasm_reader: the first two filters of each kind that filter_open accepts, and the first
+** it refuses, each followed by the same operations. */
+static void write_wasm_reader_corpus(const char *dir, const filter *filters, size_t count) {
+    static seed s;
+    unsigned taken[256] = {0};
+    int refused_taken = 0;
+    for (size_t i = 0; i < count; i++) {
+        filter_view view;
+        char why[FILTER_WHY_MAX];
+        int accepted = filter_open(filters[i].bytes, filters[i].size, &view, why) == FILTER_OK;
+        if (accepted ? taken[view.kind->id]++ >= 2 : refused_taken++ > 0) {
+            continue;
+        }
+        s.size = 0;
+        put_u16(&s, (unsigned)filters[i].size);
+        put_bytes(&s, filters[i].bytes, filters[i].size);
+        put_reader_operations(&s);
+        write_file(dir, "fuzz_wasm_reader", filters[i].name, s.bytes, s.size);
+    }
+}
+
 int main(int argc, char **argv) {
     static filter filters[MAX_FILTERS];
     if (argc != 2) {
@@ -2119,5 +2192,6 @@ int main(int argc, char **argv) {
     write_roundtrip_corpus(argv[1]);
     write_live_corpus(argv[1], filters, count);
     write_parquet_corpus(argv[1]);
+    write_wasm_reader_corpus(argv[1], filters, count);
     return 0;
 }

@@ -54,12 +54,13 @@ GROUP BY p ORDER BY p DESC;
 SELECT bloom_build(k, NULL, 1e-10, 'fuse') FROM keys;
 -- error: bloom_build: a 'fuse' filter needs p >= 2.33e-10 (fingerprints of at most 32 bits), got 1.0e-10
 
--- Keys all NULL: a filter of no keys, which answers 0; no rows: NULL.
+-- Keys all NULL: a filter of no keys, which answers 0 (its rate the REAL 0.0, as every kind's
+-- empty filter's); no rows: NULL.
 SELECT json_extract(bloom_info(f), '$.keys_added'), json_extract(bloom_info(f), '$.bits_per_key'),
        json_extract(bloom_info(f), '$.estimated_fp_rate'),
        (SELECT sum(bloom_might_contain(f, k)) FROM keys)
 FROM (SELECT bloom_build(NULL, 100, 0.01, 'fuse') AS f FROM keys);
--- => 0|NULL|0|0
+-- => 0|NULL|0.0|0
 SELECT quote(bloom_build(k, NULL, 0.01, 'fuse')) FROM keys WHERE 0;
 -- => NULL
 

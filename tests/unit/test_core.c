@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
     test_prelude_validation();
     test_container_helpers();
     test_filter_io();
+    test_filter_info();
 
     test_sizing_formulas();
     test_sizing_anchors();

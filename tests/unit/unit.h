@@ -201,6 +201,7 @@ void test_reduce(void);
 void test_prelude_validation(void);
 void test_container_helpers(void);
 void test_filter_io(void);
+void test_filter_info(void);
 
 /* test_bloom.c */
 void test_sizing_formulas(void);

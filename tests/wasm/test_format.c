@@ -184,7 +184,8 @@ int main(void) {
                               9.99995e-5,
                               INFINITY,
                               -INFINITY,
-                              NAN};
+                              NAN,
+                              -NAN};
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
         doubles(special[i]);
         SAME("%f|%.0f|%.3f", special[i], special[i], special[i]); /* large ones in fixed too */

@@ -1,0 +1,98 @@
+/*
+** filter_info.c: the JSON text of bloom_info. See filter_info.h.
+*/
+#include "filter_info.h"
+
+#include "key_hash.h"
+
+#include <math.h>
+
+/* Appends the separator a value needs where it is: a comma unless it comes first. */
+static void info_separate(info_sink *sink) {
+    if (!sink->first) {
+        sink->text(sink, ",");
+    }
+    sink->first = 0;
+}
+
+/* Appends "name": after the separator the field needs. */
+static void info_name(info_sink *sink, const char *name) {
+    info_separate(sink);
+    sink->text(sink, "\"");
+    sink->text(sink, name);
+    sink->text(sink, "\":");
+}
+
+void filter_info(const filter_view *f, info_sink *sink) {
+    sink->text(sink, "{");
+    sink->first = 1;
+    info_count(sink, "format_version", f->version);
+    info_count(sink, "min_reader_version", f->min_reader_version);
+    info_string(sink, "layout", f->kind->name);
+    info_string(sink, "hash", key_hash_name(f->hash));
+    f->kind->info(f, sink);
+    sink->text(sink, "}");
+    sink->first = 0;
+}
+
+void info_count(info_sink *sink, const char *name, uint64_t v) {
+    info_name(sink, name);
+    sink->count(sink, v);
+}
+
+void info_real(info_sink *sink, const char *name, double v) {
+    info_name(sink, name);
+    sink->real(sink, v, -1);
+}
+
+void info_estimate(info_sink *sink, const char *name, double v) {
+    if (isinf(v)) {
+        info_null(sink, name);
+        return;
+    }
+    info_name(sink, name);
+    sink->real(sink, v, 1);
+}
+
+void info_string(info_sink *sink, const char *name, const char *v) {
+    if (v == NULL) {
+        info_null(sink, name);
+        return;
+    }
+    info_name(sink, name);
+    sink->text(sink, "\"");
+    sink->text(sink, v);
+    sink->text(sink, "\"");
+}
+
+void info_flag(info_sink *sink, const char *name, int v) {
+    info_name(sink, name);
+    sink->text(sink, v ? "true" : "false");
+}
+
+void info_null(info_sink *sink, const char *name) {
+    info_name(sink, name);
+    sink->text(sink, "null");
+}
+
+void info_list_begin(info_sink *sink, const char *name) {
+    info_name(sink, name);
+    sink->text(sink, "[");
+    sink->first = 1;
+}
+
+void info_list_end(info_sink *sink) {
+    sink->text(sink, "]");
+    sink->first = 0;
+}
+
+void info_object_begin(info_sink *sink) {
+    info_separate(sink);
+    sink->text(sink, "{");
+    sink->first = 1;
+}
+
+void info_object_end(info_sink *sink) {
+    sink->text(sink, "}");
+    sink->first = 0;
+}
