@@ -16,7 +16,7 @@ typedef struct text {
 } text;
 
 /* Appends the n bytes at s to t, keeping it NUL-terminated; exits when out of memory. */
-static void text_append(text *t, const char *s, size_t n) {
+static inline void text_append(text *t, const char *s, size_t n) {
     if (t->len + n + 1 > t->cap) {
         t->cap = (t->len + n + 1) * 2;
         t->data = realloc(t->data, t->cap);
@@ -31,7 +31,7 @@ static void text_append(text *t, const char *s, size_t n) {
 }
 
 /* Empties t, keeping its buffer. */
-static void text_clear(text *t) {
+static inline void text_clear(text *t) {
     t->len = 0;
     if (t->data != NULL) {
         t->data[0] = '\0';

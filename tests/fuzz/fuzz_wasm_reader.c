@@ -28,7 +28,7 @@
 ** holding as much of the text as fits then a NUL; any out-of-bounds access
 ** (AddressSanitizer).
 */
-#include "filter_info.h"
+#include "../info_text.h"
 #include "filter_kinds.h"
 #include "fuzz_input.h"
 #include "wasm_format.h"
@@ -39,54 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- The oracle of info: filter_info through the C library's printf ---- */
-
-/* An info_sink into a growing buffer, formatting as the C library does. */
-typedef struct libc_sink {
-    info_sink sink; /* first: the callbacks get this struct */
-    char *text;
-    size_t length, capacity;
-} libc_sink;
-
-/* Appends text, growing the buffer. */
-static void libc_sink_text(info_sink *sink, const char *text) {
-    libc_sink *out = (libc_sink *)sink;
-    size_t length = strlen(text);
-    if (out->length + length + 1 > out->capacity) {
-        out->capacity = 2 * (out->length + length + 1);
-        out->text = realloc(out->text, out->capacity);
-        if (out->text == NULL) {
-            fuzz_fail("out of memory");
-        }
-    }
-    memcpy(out->text + out->length, text, length + 1);
-    out->length += length;
-}
-
-/* Appends v in decimal. */
-static void libc_sink_count(info_sink *sink, uint64_t v) {
-    char text[24];
-    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
-    libc_sink_text(sink, text);
-}
-
-/* Appends v with 15 significant digits, or decimals digits after the point. */
-static void libc_sink_real(info_sink *sink, double v, int decimals) {
-    char text[400];
-    if (decimals < 0) {
-        snprintf(text, sizeof text, "%.15g", v);
-    } else {
-        snprintf(text, sizeof text, "%.*f", decimals, v);
-    }
-    libc_sink_text(sink, text);
-}
-
 /* Checks wasm_reader_info against filter_info's JSON as the C library formats it, into rooms
 ** of every size that can go wrong, each a buffer of exactly that size. */
 static void check_info(const filter_view *f) {
-    libc_sink want = {{libc_sink_text, libc_sink_count, libc_sink_real, 0}, NULL, 0, 0};
+    info_text want = info_text_new();
     filter_info(f, &want.sink);
-    size_t rooms[] = {0, 1, want.length / 2, want.length, want.length + 1, want.length + 2};
+    size_t rooms[] = {0, 1, want.out.len / 2, want.out.len, want.out.len + 1, want.out.len + 2};
     for (size_t i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         size_t room = rooms[i];
         char *got = malloc(room > 0 ? room : 1);
@@ -94,18 +52,18 @@ static void check_info(const filter_view *f) {
             fuzz_fail("out of memory");
         }
         uint32_t length = wasm_reader_info((wasm_address)got, (uint32_t)room);
-        if (length != want.length) {
+        if (length != want.out.len) {
             fuzz_fail("info: length %lu into %lu bytes, the text has %lu", (unsigned long)length,
-                      (unsigned long)room, (unsigned long)want.length);
+                      (unsigned long)room, (unsigned long)want.out.len);
         }
-        size_t fits = room == 0 ? 0 : (room - 1 < want.length ? room - 1 : want.length);
-        if (room > 0 && (memcmp(got, want.text, fits) != 0 || got[fits] != '\0')) {
+        size_t fits = room == 0 ? 0 : (room - 1 < want.out.len ? room - 1 : want.out.len);
+        if (room > 0 && (memcmp(got, want.out.data, fits) != 0 || got[fits] != '\0')) {
             fuzz_fail("info into %lu bytes: '%.*s', not the first %lu bytes of '%s' and a NUL",
-                      (unsigned long)room, (int)fits, got, (unsigned long)fits, want.text);
+                      (unsigned long)room, (int)fits, got, (unsigned long)fits, want.out.data);
         }
         free(got);
     }
-    free(want.text);
+    free(want.out.data);
 }
 
 /* ---- The probes ---- */

@@ -8,12 +8,10 @@
 */
 #include "../test_kinds.h"
 #include "cell_model.h"
+#include "../info_text.h"
 #include "unit.h"
 
-#include "filter_info.h"
-
 #include <math.h>
-#include <stdio.h>
 
 /* ---- The container ------------------------------------------------------------------- */
 
@@ -91,49 +89,11 @@ void test_filter_io(void) {
 
 /* ---- bloom_info's JSON (filter_info) ----------------------------------------------- */
 
-/* An info_sink into a buffer, as the C library formats: what a reader without SQLite writes. */
-typedef struct text_sink {
-    info_sink sink; /* first: the callbacks get this struct */
-    char text[512];
-    size_t length;
-} text_sink;
-
-/* Appends text, as much as fits. */
-static void text_sink_text(info_sink *sink, const char *text) {
-    text_sink *out = (text_sink *)sink;
-    int written = snprintf(out->text + out->length, sizeof out->text - out->length, "%s", text);
-    out->length += (size_t)written;
-}
-
-/* Appends v in decimal. */
-static void text_sink_count(info_sink *sink, uint64_t v) {
-    char text[24];
-    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
-    text_sink_text(sink, text);
-}
-
-/* Appends v with 15 significant digits, or decimals digits after the point. */
-static void text_sink_real(info_sink *sink, double v, int decimals) {
-    char text[64];
-    if (decimals < 0) {
-        snprintf(text, sizeof text, "%.15g", v);
-    } else {
-        snprintf(text, sizeof text, "%.*f", decimals, v);
-    }
-    text_sink_text(sink, text);
-}
-
-/* An empty text_sink. */
-static text_sink text_sink_new(void) {
-    text_sink out = {{text_sink_text, text_sink_count, text_sink_real, 0}, {0}, 0};
-    return out;
-}
-
 /* The helpers write a field after a comma but the first of its object or list; an estimate
 ** that is infinite, and a string that is NULL, as null; filter_info the prelude's fields, then
 ** the kind's, as one object. */
 void test_filter_info(void) {
-    text_sink out = text_sink_new();
+    info_text out = info_text_new();
     out.sink.first = 1;
     info_count(&out.sink, "a", 18446744073709551615U);
     info_real(&out.sink, "b", 0.1);
@@ -153,22 +113,23 @@ void test_filter_info(void) {
     }
     info_list_end(&out.sink);
     info_flag(&out.sink, "l", 0);
-    CHECK_STR(out.text, "\"a\":18446744073709551615,\"b\":0.1,\"c\":null,\"d\":2.2,\"e\":null,"
-                        "\"f\":\"x\",\"g\":true,\"h\":[],\"i\":[{\"j\":0,\"k\":null},"
-                        "{\"j\":1,\"k\":null}],\"l\":false");
+    CHECK_STR(out.out.data, "\"a\":18446744073709551615,\"b\":0.1,\"c\":null,\"d\":2.2,\"e\":null,"
+                            "\"f\":\"x\",\"g\":true,\"h\":[],\"i\":[{\"j\":0,\"k\":null},"
+                            "{\"j\":1,\"k\":null}],\"l\":false");
 
     uint8_t blob[88];
     filter_view f;
     char why[FILTER_WHY_MAX];
     CHECK_U64(make_filter(&bloom_standard_kind, 192, 7, 20, 0.01, blob, sizeof blob), 88);
     CHECK(filter_open(blob, sizeof blob, &f, why) == FILTER_OK);
-    out = text_sink_new();
+    text_clear(&out.out);
     filter_info(&f, &out.sink);
-    CHECK_STR(out.text,
+    CHECK_STR(out.out.data,
               "{\"format_version\":1,\"min_reader_version\":1,\"layout\":\"standard\","
               "\"hash\":\"xxh3-128\",\"k\":7,\"m\":192,\"bytes\":88,\"n\":20,\"p\":0.01,"
               "\"keys_added\":0,\"bits_set\":0,\"fill_ratio\":0,\"estimated_keys\":0.0,"
               "\"estimated_keys_error\":0.0,\"estimated_fp_rate\":0,\"over_capacity\":false}");
+    free(out.out.data);
 }
 
 /* ---- The table of kinds -------------------------------------------------------------- */
