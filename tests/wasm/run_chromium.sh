@@ -9,11 +9,8 @@
 set -eu
 node=$1 chromium=$2 sqlite3=$3 bloom_dir=$4 page=$5 scratch=$6 driver=$7
 
-command -v "$node" > /dev/null || { echo "SKIP: node not found: install Node.js 20 or later"; exit 77; }
-if [ "$("$node" -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
-    echo "SKIP: node $("$node" -p 'process.versions.node') is too old: chromium.js needs node 20 or later"
-    exit 77
-fi
+. "$(dirname "$0")/../node.sh"
+require_node "$node" "chromium.js and this test"
 command -v "$chromium" > /dev/null || { echo "SKIP: chromium not found (apt-get install chromium)"; exit 77; }
 [ -f "$page" ] || { echo "no $page: build the target bloom_wasm"; exit 1; }
 

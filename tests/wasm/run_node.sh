@@ -7,12 +7,8 @@
 set -u
 node=$1 wasm_dir=$2 client_modules=$3 extension=$4 fixture=$5 script=$6
 
-command -v "$node" > /dev/null || { echo "SKIP: node not found: install Node.js 20 or later"; exit 77; }
-version=$("$node" -p 'process.versions.node') || exit 1
-if [ "${version%%.*}" -lt 20 ]; then
-    echo "SKIP: node $version is too old: sqlite-bloom/filter's tests need node 20 or later"
-    exit 77
-fi
+. "$(dirname "$0")/../node.sh"
+require_node "$node" "sqlite-bloom/filter's tests"
 if [ ! -f "$client_modules/better-sqlite3/build/Release/better_sqlite3.node" ]; then
     echo "SKIP: no better-sqlite3 in $client_modules (client.node installs it, when npm reaches its registry)"
     exit 77

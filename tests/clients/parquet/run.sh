@@ -13,15 +13,9 @@
 set -u
 node=$1 npm=$2 workdir=$3 client_modules=$4 extension=$5 sqlite3=$6 lake_parent=$7 script=$8
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../node.sh"
 
-for tool in "$node" "$npm"; do
-    command -v "$tool" >/dev/null || { echo "SKIP: $tool not found: install Node.js 20 or later, with npm"; exit 77; }
-done
-version=$("$node" -p 'process.versions.node') || exit 1
-if [ "${version%%.*}" -lt 20 ]; then
-    echo "SKIP: node $version is too old: @duckdb/node-api, better-sqlite3@12 and this test need node 20 or later"
-    exit 77
-fi
+require_node "$node" "@duckdb/node-api, better-sqlite3@12 and this test" "$npm"
 
 # What to install: package.json, less better-sqlite3 when client.node has built it.
 mkdir -p "$workdir" || exit 1
@@ -37,26 +31,8 @@ else
     node_path="$workdir/node_modules"
     cp "$here/package.json" "$workdir/package.wanted.json" || exit 1
 fi
-if cmp -s "$workdir/package.wanted.json" "$workdir/package.json" &&
-   [ -f "$workdir/node_modules/@duckdb/node-api/package.json" ]; then
-    echo "DuckDB's client already installed in $workdir"
-else
-    registry=$("$npm" config get registry)
-    if ! "$npm" ping --fetch-retries=0 --fetch-timeout=20000 >/dev/null 2>&1; then
-        echo "SKIP: npm cannot reach its registry ($registry), so DuckDB's client cannot be installed"
-        exit 77
-    fi
-    rm -f "$workdir/package.json"
-    cp "$workdir/package.wanted.json" "$workdir/package.json" || exit 1
-    echo "npm install in $workdir (from $registry)"
-    start=$(date +%s)
-    (cd "$workdir" && "$npm" install --no-audit --no-fund --loglevel=error) || {
-        rm -f "$workdir/package.json"  # install again next time
-        echo "npm install failed"
-        exit 1
-    }
-    echo "npm install took $(( $(date +%s) - start )) s"
-fi
+npm_install "$npm" "$workdir" "$workdir/package.wanted.json" @duckdb/node-api/package.json \
+    "DuckDB's client"
 
 BLOOM_EXTENSION=$extension BLOOM_PARQUET_WORKDIR=$workdir BLOOM_SQLITE3=$sqlite3 \
 BLOOM_LAKE_PARENT=$lake_parent BLOOM_LAKE_SCRIPT=$script NODE_PATH=$node_path \

@@ -15,14 +15,8 @@ node=$1 npm=$2 tarball=$3 version=$4 scratch=$5 client_modules=$6 test_file=$7 t
 typescript=$9 readme=${10}
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
-for tool in "$node" "$npm"; do
-    command -v "$tool" > /dev/null || { echo "SKIP: $tool not found: install Node.js 20 or later, with npm"; exit 77; }
-done
-node_version=$("$node" -p 'process.versions.node')
-if [ "${node_version%%.*}" -lt 20 ]; then
-    echo "SKIP: node $node_version is too old: the package and better-sqlite3@12 need node 20 or later"
-    exit 77
-fi
+. "$(dirname "$0")/../../node.sh"
+require_node "$node" "the package and better-sqlite3@12" "$npm"
 [ -f "$tarball" ] || { echo "no npm tarball at $tarball"; exit 1; }
 
 rm -rf "$scratch"
@@ -33,7 +27,7 @@ printf '{ "name": "sqlite-bloom-package-test", "private": true }\n' > "$scratch/
 if [ -f "$client_modules/better-sqlite3/build/Release/better_sqlite3.node" ]; then
     ln -s "$client_modules/better-sqlite3" "$scratch/node_modules/better-sqlite3"
     echo "better-sqlite3 $("$node" -p "require('$client_modules/better-sqlite3/package.json').version"), from client.node's install"
-elif "$npm" ping --fetch-retries=0 --fetch-timeout=20000 > /dev/null 2>&1; then
+elif npm_reachable "$npm"; then
     echo "npm install better-sqlite3@12 (compiles its SQLite: minutes)"
     (cd "$scratch" && "$npm" install --loglevel=error better-sqlite3@12)
 else
@@ -50,7 +44,7 @@ cp "$test_file" "$scratch/test.js"
 
 tsc=$typescript/node_modules/typescript/bin/tsc
 if [ ! -f "$tsc" ]; then
-    if "$npm" ping --fetch-retries=0 --fetch-timeout=20000 > /dev/null 2>&1; then
+    if npm_reachable "$npm"; then
         mkdir -p "$typescript"
         printf '{ "name": "sqlite-bloom-typescript", "private": true }\n' > "$typescript/package.json"
         (cd "$typescript" && "$npm" install --loglevel=error typescript@5)
