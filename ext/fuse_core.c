@@ -262,15 +262,16 @@ uint64_t fuse_distinct_keys(uint64_t *keys, uint64_t count, uint64_t *buffer) {
 }
 
 /* Takes the key whose mixed hash is h off its slots but the one it is peeled from: each
-** slot's count less 1, h out of its XOR; a slot left with one key joins the queue. */
+** slot's count less 1, h out of its XOR; a slot left with one key is pushed on the stack that
+** ends at scratch->order[*top] (it grows down). */
 static void fuse_unlink(const fuse_scratch *scratch, const fuse_place *place, uint64_t peeled_from,
-                        uint64_t h, uint64_t *queued) {
+                        uint64_t h, uint64_t *top) {
     for (int j = 0; j < FUSE_ARITY; j++) {
         uint64_t slot = place->slot[j];
         if (slot != peeled_from) {
             scratch->hashes[slot] ^= h;
             if (--scratch->counts[slot] == 1) {
-                scratch->queue[(*queued)++] = (uint32_t)slot;
+                scratch->order[--*top] = (uint32_t)slot;
             }
         }
     }
@@ -324,10 +325,12 @@ static void fuse_mix_in_order(const fuse_header *h, uint64_t *keys, uint64_t *bu
 
 /* Tries to peel keys (h->keys of them) with h->seed: each key counted and XORed into its slots
 ** (the keys mixed and ordered first, fuse_mix_in_order, then put back, reordered), then the slots
-** one key alone uses taken one by one. Returns the number of keys peeled, their slots at the start
-** of scratch->queue in the order peeled. */
+** one key alone uses taken one by one, depth first: the slots visited in increasing order, each
+** that one key alone uses starting a stack of the slots its peeling leaves so. Returns the number
+** of keys peeled, their slots at the start of scratch->order in the order peeled; the stack lives
+** at its end (a slot is pushed at most once, so the two never meet). */
 static uint64_t fuse_peel(const fuse_header *h, uint64_t *keys, const fuse_scratch *scratch) {
-    uint64_t slots = fuse_slots(h), queued = 0, peeled = 0;
+    uint64_t slots = fuse_slots(h), peeled = 0;
     fuse_mix_in_order(h, keys, scratch->hashes);
     memset(scratch->counts, 0, slots);
     memset(scratch->hashes, 0, slots * sizeof *scratch->hashes);
@@ -347,21 +350,24 @@ static uint64_t fuse_peel(const fuse_header *h, uint64_t *keys, const fuse_scrat
     if (crowded) {
         return 0;
     }
-    for (uint64_t slot = 0; slot < slots; slot++) {
-        if (scratch->counts[slot] == 1) {
-            scratch->queue[queued++] = (uint32_t)slot;
+    for (uint64_t visited = 0; visited < slots; visited++) {
+        if (scratch->counts[visited] != 1) {
+            continue;
         }
-    }
-    for (uint64_t next = 0; next < queued; next++) {
-        uint32_t slot = scratch->queue[next];
-        if (scratch->counts[slot] != 1) {
-            continue; /* its key was peeled from another of its slots */
+        uint64_t top = slots;
+        scratch->order[--top] = (uint32_t)visited;
+        while (top < slots) {
+            uint32_t slot = scratch->order[top++];
+            if (scratch->counts[slot] != 1) {
+                continue; /* its key was peeled from another of its slots */
+            }
+            uint64_t mixed = scratch->hashes[slot];
+            fuse_place place =
+                fuse_place_of(mixed, h->segments, h->segment_bits, h->fingerprint_bits);
+            fuse_unlink(scratch, &place, slot, mixed, &top);
+            scratch->counts[slot] = 0;
+            scratch->order[peeled++] = slot; /* below the stack: see above */
         }
-        uint64_t mixed = scratch->hashes[slot];
-        fuse_place place = fuse_place_of(mixed, h->segments, h->segment_bits, h->fingerprint_bits);
-        fuse_unlink(scratch, &place, slot, mixed, &queued);
-        scratch->counts[slot] = 0;
-        scratch->queue[peeled++] = slot; /* peeled <= next: a slot already read */
     }
     return peeled;
 }
@@ -373,7 +379,7 @@ static void fuse_assign(uint8_t *blob, const fuse_header *h, const fuse_scratch 
     uint64_t bytes = fuse_blob_bytes(h) - FILTER_HEADER_BYTES;
     uint32_t f = h->fingerprint_bits;
     for (uint64_t i = h->keys; i-- > 0;) {
-        uint32_t slot = scratch->queue[i];
+        uint32_t slot = scratch->order[i];
         fuse_place place = fuse_place_of(scratch->hashes[slot], h->segments, h->segment_bits, f);
         uint32_t value = place.fingerprint;
         for (int j = 0; j < FUSE_ARITY; j++) {

@@ -75,7 +75,7 @@ uint64_t fuse_distinct_keys(uint64_t *keys, uint64_t count, uint64_t *buffer);
 /* The memory a build lends the core, each array of fuse_slots(h) entries. */
 typedef struct fuse_scratch {
     uint64_t *hashes; /* per slot: the XOR of the hashes of the keys that use it */
-    uint32_t *queue;  /* slots that one key alone uses, then the order keys were peeled in */
+    uint32_t *order;  /* the slots keys were peeled from, in order; at its end, those to peel */
     uint8_t *counts;  /* per slot: how many keys use it */
 } fuse_scratch;
 

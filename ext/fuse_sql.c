@@ -30,6 +30,7 @@ static int fuse_sql_distinct(sqlite3_context *ctx, build_state *st) {
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
+    sql_advise_huge_pages(buffer, st->whole_count * sizeof *buffer); /* written at random */
     st->whole_count = fuse_distinct_keys(st->whole, st->whole_count, buffer);
     sqlite3_free(buffer);
     return 1;
@@ -54,7 +55,7 @@ static int fuse_sql_size(sqlite3_context *ctx, build_state *st, fuse_header *h) 
 /* Frees the arrays of scratch. */
 static void fuse_sql_free_scratch(fuse_scratch *scratch) {
     sqlite3_free(scratch->hashes);
-    sqlite3_free(scratch->queue);
+    sqlite3_free(scratch->order);
     sqlite3_free(scratch->counts);
 }
 
@@ -77,14 +78,17 @@ static int fuse_sql_build_whole(sqlite3_context *ctx, build_state *st) {
         return 0;
     }
     fuse_scratch scratch = {sqlite3_malloc64(slots * sizeof *scratch.hashes),
-                            sqlite3_malloc64(slots * sizeof *scratch.queue),
+                            sqlite3_malloc64(slots * sizeof *scratch.order),
                             sqlite3_malloc64(slots)};
     filter_status status = FILTER_OK;
-    if (scratch.hashes == NULL || scratch.queue == NULL || scratch.counts == NULL) {
+    if (scratch.hashes == NULL || scratch.order == NULL || scratch.counts == NULL) {
         sqlite3_result_error_nomem(ctx);
         status = FILTER_BAD_ARGUMENT;
     } else {
+        /* Each read and written at random (the order as keys are peeled from anywhere). */
         sql_advise_huge_pages(scratch.hashes, slots * sizeof *scratch.hashes);
+        sql_advise_huge_pages(scratch.order, slots * sizeof *scratch.order);
+        sql_advise_huge_pages(scratch.counts, slots);
         status = fuse_build(st->blob, &h, st->whole, &scratch);
         if (status != FILTER_OK) {
             sql_errorf(ctx, "%s: no seed of the first %d built a 'fuse' filter of %llu keys",

@@ -182,13 +182,13 @@ static uint8_t *test_built_fuse(const key_hash *keys, uint64_t count, uint64_t n
         uint64_t slots = fuse_slots(&h);
         fuse_scratch scratch = {malloc(slots * sizeof(uint64_t)), malloc(slots * sizeof(uint32_t)),
                                 malloc(slots)};
-        if (scratch.hashes == NULL || scratch.queue == NULL || scratch.counts == NULL ||
+        if (scratch.hashes == NULL || scratch.order == NULL || scratch.counts == NULL ||
             fuse_build(blob, &h, distinct > 0 ? h1 : NULL, &scratch) != FILTER_OK) {
             free(blob);
             blob = NULL;
         }
         free(scratch.hashes);
-        free(scratch.queue);
+        free(scratch.order);
         free(scratch.counts);
     }
     free(h1);

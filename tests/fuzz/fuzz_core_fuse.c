@@ -7,7 +7,7 @@
 ** check). Then the checks of fuse_core's own functions: the header decoded,
 ** the sizing against 4.8's formulas, and builds: from every input's keys,
 ** fuse_distinct_keys, fuse_size and fuse_build (scratch lent dirty) against a
-** model of 4.8's build (seeds in turn, slots peeled in queue order, keys
+** model of 4.8's build (seeds in turn, slots peeled depth first from a stack, keys
 ** assigned in the reverse order), every key probing 1, and the same set of
 ** keys in another order and with repeats giving the same bytes.
 */
@@ -298,9 +298,10 @@ static filter_status check_size(uint64_t keys, uint64_t n, double p, fuse_header
 ** 4.8's build of the distinct h1 keys[0 .. count) (in any order: nothing below depends on it)
 ** into blob (length_of bytes), for the sizing u: for t = 0, 1, ... 63 and the seed
 ** t 0x9E3779B97F4A7C15, each key is counted in its three slots and its mixed hash XORed into
-** each; the slots counted once are queued in increasing order, each taken from the front
-** while it is still counted once gives up its key, which is uncounted from its slots and
-** XORed out of them, a slot left counted once joining the back; when every key was taken, the
+** each; the slots are visited in increasing order, each counted once when visited starting a
+** stack: the slot on top, taken off, while it is still counted once gives up its key, which is
+** uncounted from its slots and XORed out of them, each slot left counted once pushed (j0, j1,
+** j2 in turn); when every key was taken, the
 ** keys are assigned in the reverse order (a key's fingerprint XOR its two other slots into the
 ** slot it was taken from), and the header written with that seed. FILTER_OK, or FILTER_FULL
 ** when no seed peels (blob's body then left zero).
@@ -309,11 +310,11 @@ static filter_status model_build(fuse_fields u, const uint64_t *keys, uint64_t c
                                  uint8_t *blob) {
     uint64_t slots = slot_count(&u);
     uint32_t *counted = malloc(slots * sizeof *counted), *values = malloc(slots * sizeof *values);
-    uint64_t *xors = malloc(slots * sizeof *xors), *queue = malloc(slots * sizeof *queue);
+    uint64_t *xors = malloc(slots * sizeof *xors), *stack = malloc(slots * sizeof *stack);
     uint64_t *taken = malloc((count + 1) * sizeof *taken);
     uint64_t *hashes = malloc((count + 1) * sizeof *hashes);
     filter_status status = FILTER_FULL;
-    if (counted == NULL || values == NULL || xors == NULL || queue == NULL || taken == NULL ||
+    if (counted == NULL || values == NULL || xors == NULL || stack == NULL || taken == NULL ||
         hashes == NULL) {
         fuzz_fail("out of memory for a build of %llu slots", (unsigned long long)slots);
     }
@@ -330,29 +331,29 @@ static filter_status model_build(fuse_fields u, const uint64_t *keys, uint64_t c
                 xors[at.slot[r]] ^= h;
             }
         }
-        uint64_t head = 0, tail = 0, peeled = 0;
-        for (uint64_t j = 0; j < slots; j++) {
-            if (counted[j] == 1) {
-                queue[tail++] = j;
+        uint64_t depth = 0, peeled = 0; /* the stack: stack[0 .. depth) */
+        for (uint64_t visited = 0; visited < slots; visited++) {
+            if (counted[visited] == 1) {
+                stack[depth++] = visited;
             }
-        }
-        while (head < tail) {
-            uint64_t j = queue[head++];
-            if (counted[j] != 1) {
-                continue;
-            }
-            uint64_t h = xors[j];
-            fuse_place at = place_of(&u, h);
-            taken[peeled] = j;
-            hashes[peeled++] = h;
-            for (int r = 0; r < ARITY; r++) {
-                counted[at.slot[r]]--;
-                xors[at.slot[r]] ^= h;
-                if (counted[at.slot[r]] == 1) {
-                    if (tail == slots) {
-                        fuzz_fail("the model's queue overflows");
+            while (depth > 0) {
+                uint64_t j = stack[--depth];
+                if (counted[j] != 1) {
+                    continue;
+                }
+                uint64_t h = xors[j];
+                fuse_place at = place_of(&u, h);
+                taken[peeled] = j;
+                hashes[peeled++] = h;
+                for (int r = 0; r < ARITY; r++) {
+                    counted[at.slot[r]]--;
+                    xors[at.slot[r]] ^= h;
+                    if (counted[at.slot[r]] == 1) {
+                        if (depth == slots) {
+                            fuzz_fail("the model's stack overflows");
+                        }
+                        stack[depth++] = at.slot[r];
                     }
-                    queue[tail++] = at.slot[r];
                 }
             }
         }
@@ -383,7 +384,7 @@ static filter_status model_build(fuse_fields u, const uint64_t *keys, uint64_t c
     free(counted);
     free(values);
     free(xors);
-    free(queue);
+    free(stack);
     free(taken);
     free(hashes);
     return status;
@@ -447,19 +448,19 @@ static filter_status core_build(uint64_t *keys, uint64_t count, uint64_t n, doub
     *bytes = fuse_blob_bytes(&h);
     *blob = calloc(1, (size_t)*bytes);
     fuse_scratch scratch = {malloc(slots * sizeof *scratch.hashes),
-                            malloc(slots * sizeof *scratch.queue),
+                            malloc(slots * sizeof *scratch.order),
                             malloc(slots * sizeof *scratch.counts)};
-    if (*blob == NULL || scratch.hashes == NULL || scratch.queue == NULL ||
+    if (*blob == NULL || scratch.hashes == NULL || scratch.order == NULL ||
         scratch.counts == NULL) {
         fuzz_fail("out of memory for a filter of %llu slots", (unsigned long long)slots);
     }
     /* Lent as found: the core may not count on its scratch being zero. */
     memset(scratch.hashes, 0xA5, slots * sizeof *scratch.hashes);
-    memset(scratch.queue, 0xA5, slots * sizeof *scratch.queue);
+    memset(scratch.order, 0xA5, slots * sizeof *scratch.order);
     memset(scratch.counts, 0xA5, slots * sizeof *scratch.counts);
     status = fuse_build(*blob, &h, *distinct > 0 ? keys : NULL, &scratch); /* as bloom_build */
     free(scratch.hashes);
-    free(scratch.queue);
+    free(scratch.order);
     free(scratch.counts);
     uint64_t *kept = malloc((model + 1) * sizeof *kept);
     if (kept == NULL || model_distinct(keys, model, kept) != model ||

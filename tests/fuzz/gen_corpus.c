@@ -437,9 +437,9 @@ static void make_fuse(filter *f, const char *name, uint64_t n, double p, int64_t
     }
     uint64_t slots = fuse_slots(&h);
     fuse_scratch scratch = {malloc(slots * sizeof *scratch.hashes),
-                            malloc(slots * sizeof *scratch.queue),
+                            malloc(slots * sizeof *scratch.order),
                             malloc(slots * sizeof *scratch.counts)};
-    if (scratch.hashes == NULL || scratch.queue == NULL || scratch.counts == NULL) {
+    if (scratch.hashes == NULL || scratch.order == NULL || scratch.counts == NULL) {
         fuzz_fail("out of memory for %s", name);
     }
     f->name = name;
@@ -449,7 +449,7 @@ static void make_fuse(filter *f, const char *name, uint64_t n, double p, int64_t
         fuzz_fail("cannot build %s", name);
     }
     free(scratch.hashes);
-    free(scratch.queue);
+    free(scratch.order);
     free(scratch.counts);
     free(hashes);
     free(buffer);

@@ -1442,21 +1442,23 @@ def fuse_peel(h1s, seg_bits, segments, seed):
         for j in _fuse_slots_of(h, seg_bits, segments):
             count[j] += 1
             xor[j] ^= h
-    queue = [j for j in range(A) if count[j] == 1]   # in increasing order
-    order, front = [], 0
-    while front < len(queue):
-        j = queue[front]
-        front += 1
-        if count[j] != 1:                     # no longer counted once: passed over
+    order = []
+    for start in range(A):                    # the slots in increasing order, each counted
+        if count[start] != 1:                 # once starting a stack, depth first
             continue
-        h = xor[j]
-        order.append((h, j))
-        for i in _fuse_slots_of(h, seg_bits, segments):
-            count[i] -= 1                     # uncounted from its three slots ...
-            if i != j:
-                xor[i] ^= h                   # ... and XORed out of its two others
-                if count[i] == 1:
-                    queue.append(i)
+        stack = [start]
+        while stack:
+            j = stack.pop()
+            if count[j] != 1:                 # no longer counted once: passed over
+                continue
+            h = xor[j]
+            order.append((h, j))
+            for i in _fuse_slots_of(h, seg_bits, segments):
+                count[i] -= 1                 # uncounted from its three slots ...
+                if i != j:
+                    xor[i] ^= h               # ... and XORed out of its two others,
+                    if count[i] == 1:         # pushed in the order j0, j1, j2
+                        stack.append(i)
     return order if len(order) == len(h1s) else None
 
 

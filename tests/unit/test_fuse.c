@@ -113,7 +113,7 @@ static uint8_t *fuse_make(uint64_t *keys, uint64_t count, uint64_t n, double p, 
         blob = NULL;
     }
     free(scratch.hashes);
-    free(scratch.queue);
+    free(scratch.order);
     free(scratch.counts);
     return blob;
 }
