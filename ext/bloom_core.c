@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* What to do about filters that cannot be merged. */
-#define BLOOM_SAME_BUILD "build both with the same n, p and layout"
+#define BLOOM_SAME_BUILD "build both with the same n, p and kind"
 
 filter_status bloom_check_rate(double p, int layout) {
     if (filter_check_rate(p) != FILTER_OK ||

@@ -12,4 +12,5 @@ const sql_kind countmin_sql = {
     .kind = &countmin_kind,
     .build_state_bytes = sizeof(build_state),
     .build_instead = "cms_build(key [, count], epsilon, delta)",
+    .other_names = (const char *const[]){"count-min", "cms", NULL},
 };

@@ -341,7 +341,7 @@ static filter_status cuckoo_kind_compatible(const filter_view *a, const filter_v
     return filter_invalid(why,
                           "incompatible filters: one built for n = %llu at p = %s (%llu buckets, "
                           "%u-bit fingerprints), the other for n = %llu at p = %s (%llu buckets, "
-                          "%u-bit fingerprints); build both with the same n, p and layout",
+                          "%u-bit fingerprints); build both with the same n, p and kind",
                           (unsigned long long)x.n, filter_format_double(a_p, x.p),
                           (unsigned long long)x.buckets, (unsigned)x.fingerprint_bits,
                           (unsigned long long)y.n, filter_format_double(b_p, y.p),

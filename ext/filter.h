@@ -141,6 +141,8 @@ typedef struct filter_kind {
     ** byte past f->bytes read as 0: writes the new part's header and the header that counts it
     ** (nothing else: a store in chunks adds none for the zeros). FILTER_OK or FILTER_IO_FAILED. */
     filter_status (*grow_io)(const filter_view *f, filter_io *io);
+    /* Optional: what messages call one of its filters ("sketch"); NULL: "filter". */
+    const char *noun;
     /* Optional: for messages, why a FILTER_FULL left no room, and what to do ("which ...: build
     ** it with a larger n"); NULL for a kind that is never full. */
     const char *full_advice;

@@ -163,12 +163,11 @@ static int bloom_build_lists(const sql_kind *kind, int empty) {
     return empty ? kind->build_size != NULL : bloom_build_builds(kind);
 }
 
-/* Reads the kind argument of func, a kind's name in any case (rule 3 (parameters)), trying
+/* The kind the kind argument v names, a kind's name in any case (rule 3 (parameters)), trying
 ** first the kind of the group's first row (NULL if none), without a copy of the argument
-** (sql_text_is); the error lists the kinds func builds (bloom_empty when empty is set).
-** Returns NULL after setting the error. */
-static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *func,
-                                             sqlite3_value *v, const sql_kind *first, int empty) {
+** (sql_text_is); or the kind one of whose other names it is (sql_kind_other_named). NULL if
+** none. */
+static const sql_kind *bloom_build_find_kind(sqlite3_value *v, const sql_kind *first) {
     const sql_kind *kind;
     if (first != NULL && sql_text_is(v, first->kind->name)) {
         return first;
@@ -178,8 +177,19 @@ static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *f
             return kind;
         }
     }
+    return sql_kind_other_named(v);
+}
+
+/* Reads the kind argument of func (bloom_build_find_kind); the error lists the kinds func
+** builds (bloom_empty when empty is set). Returns NULL after setting the error. */
+static const sql_kind *bloom_build_read_kind(sqlite3_context *ctx, const char *func,
+                                             sqlite3_value *v, const sql_kind *first, int empty) {
+    const sql_kind *kind = bloom_build_find_kind(v, first);
+    if (kind != NULL) {
+        return kind;
+    }
     sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendf(s, "%s: layout must be ", func);
+    sqlite3_str_appendf(s, "%s: kind must be ", func);
     size_t last = 0; /* the last kind it builds, for the " or " */
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
         last = bloom_build_lists(kind, empty) ? i : last;
@@ -211,7 +221,7 @@ static int bloom_build_same_parameters(sqlite3_context *ctx, const build_state *
     char now[24], first[24];
     if (kind != st->kind) {
         sql_errorf(ctx,
-                   "bloom_build: layout must be the same for all rows of a group, got '%s' "
+                   "bloom_build: kind must be the same for all rows of a group, got '%s' "
                    "after '%s'",
                    kind->kind->name, st->kind->kind->name);
         return 0;
@@ -408,7 +418,10 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
     }
     int ok =
         (argc <= CAPACITY_ARGUMENT ||
-         sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], 1, &n)) &&
+         sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], argv[RATE_ARGUMENT],
+                           argc > KIND_ARGUMENT ? "bloom_build(key, n, p, kind)"
+                                                : "bloom_build(key, n, p)",
+                           1, &n)) &&
         (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
         (argc <= KIND_ARGUMENT ||
          (kind = bloom_build_read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT],
@@ -473,12 +486,13 @@ static void bloom_build_final(sqlite3_context *ctx) {
     st->blob = NULL;
 }
 
-/* bloom_empty(N, P [, LAYOUT]): rule 17 (empty). The state of bloom_build, for a moment. */
+/* bloom_empty(N, P [, KIND]): rule 17 (empty). The state of bloom_build, for a moment. */
 static void bloom_empty_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const sql_kind *kind = sql_kind_at(0);
     uint64_t n;
     double p;
-    if (!sql_read_capacity(ctx, "bloom_empty", argv[0], 0, &n) ||
+    if (!sql_read_capacity(ctx, "bloom_empty", argv[0], argv[1],
+                           argc > 2 ? "bloom_empty(n, p, kind)" : "bloom_empty(n, p)", 0, &n) ||
         !sql_read_rate(ctx, "bloom_empty", argv[1], &p) ||
         (argc > 2 &&
          (kind = bloom_build_read_kind(ctx, "bloom_empty", argv[2], NULL, 1)) == NULL) ||
@@ -523,12 +537,12 @@ const sql_function filter_functions[] = {
      .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS_AGGREGATE("bloom_build",
                                   "the forms are bloom_build(key), bloom_build(key, n, p) and "
-                                  "bloom_build(key, n, p, layout); for p alone, "
+                                  "bloom_build(key, n, p, kind); for p alone, "
                                   "bloom_build(key, NULL, p)"),
     {.name = "bloom_empty", .nargs = 2, .func = bloom_empty_func, .effects = SQL_PURE},
     {.name = "bloom_empty", .nargs = 3, .func = bloom_empty_func, .effects = SQL_PURE},
     SQL_WRONG_ARGUMENTS("bloom_empty",
-                        "the forms are bloom_empty(n, p) and bloom_empty(n, p, layout)"),
+                        "the forms are bloom_empty(n, p) and bloom_empty(n, p, kind)"),
     {.name = "bloom_might_contain",
      .nargs = 2,
      .func = bloom_might_contain_func,

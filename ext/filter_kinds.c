@@ -155,18 +155,34 @@ void filter_kind_refusal(const filter_kind *kind, filter_ability ability, char *
     }
 }
 
+/* What a filter of kind is called in messages (its noun). */
+static const char *filter_kinds_noun(const filter_kind *kind) {
+    return kind->noun != NULL ? kind->noun : "filter";
+}
+
 filter_status filter_compatible(const filter_view *a, const filter_view *b, char *why) {
-    if (a->kind != b->kind) {
+    const filter_kind *unmergeable = !filter_kind_can(a->kind, FILTER_MERGES)   ? a->kind
+                                     : !filter_kind_can(b->kind, FILTER_MERGES) ? b->kind
+                                                                                : NULL;
+    if (strcmp(filter_kinds_noun(a->kind), filter_kinds_noun(b->kind)) != 0) {
+        return filter_invalid(why,
+                              "incompatible filters: a '%s' %s and a '%s' %s are different "
+                              "kinds, which cannot be combined; a union takes two filters of one "
+                              "kind, or two sketches",
+                              a->kind->name, filter_kinds_noun(a->kind), b->kind->name,
+                              filter_kinds_noun(b->kind));
+    }
+    if (a->kind != b->kind && unmergeable == NULL) {
         return filter_invalid(why,
                               "incompatible filters: a '%s' filter and a '%s' one; build both "
-                              "with the same n, p and layout",
+                              "with the same n, p and kind",
                               a->kind->name, b->kind->name);
     }
-    if (a->hash != b->hash) {
+    if (a->kind == b->kind && a->hash != b->hash) {
         return filter_invalid(why, "incompatible filters: hash %u and hash %u", a->hash, b->hash);
     }
-    if (!filter_kind_can(a->kind, FILTER_MERGES)) {
-        filter_kind_refusal(a->kind, FILTER_MERGES, why);
+    if (unmergeable != NULL) {
+        filter_kind_refusal(unmergeable, FILTER_MERGES, why);
         return FILTER_INVALID;
     }
     return a->kind->compatible(a, b, why);

@@ -38,6 +38,7 @@
 #include "sql_args.h"
 #include "sql_error.h"
 #include "sql_kind.h"
+#include "sql_kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,7 @@ static int live_arguments_check_kind(const char *table, const live_arguments *a,
     int type = a->kind != NULL ? sqlite3_value_type(a->kind) : SQLITE_NULL;
     const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(a->kind) : NULL;
     const filter_kind *named = text != NULL ? filter_kind_named(text) : NULL, *kind;
+    const sql_kind *other;
     if (a->kind == NULL || (named != NULL && filter_kind_can(named, FILTER_ADDS_IN_PLACE))) {
         return SQLITE_OK;
     }
@@ -303,6 +305,8 @@ static int live_arguments_check_kind(const char *table, const live_arguments *a,
         char why[FILTER_WHY_MAX];
         filter_kind_refusal(named, FILTER_ADDS_IN_PLACE, why);
         sqlite3_str_appendf(s, ": %s", why);
+    } else if ((other = sql_kind_other_named(a->kind)) != NULL) {
+        sqlite3_str_appendf(s, "; that kind is named '%s'", other->kind->name);
     }
     *error = sqlite3_str_finish(s);
     return *error == NULL ? SQLITE_NOMEM : SQLITE_ERROR;
@@ -332,6 +336,10 @@ static int live_template_make(sqlite3 *db, const char *table, const live_argumen
                                       : a->update != NULL ? "update"
                                                           : NULL);
     memset(out, 0, sizeof *out);
+    int rc = live_arguments_check_kind(table, a, error); /* first: the kind says what is missing */
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
     if (missing != NULL || misplaced != NULL) {
         *error = sqlite3_mprintf(
             missing != NULL ? "%s: argument %s is missing: a table of %s needs %s"
@@ -340,9 +348,11 @@ static int live_template_make(sqlite3 *db, const char *table, const live_argumen
             sketch ? "epsilon and delta (and update)" : "n and p (and kind)");
         return SQLITE_ERROR;
     }
-    int rc = live_arguments_check_kind(table, a, error);
-    if (rc != SQLITE_OK) {
-        return rc;
+    if (!sketch && sql_looks_swapped(a->n, a->p)) {
+        sqlite3_str *s = sql_capacity_error(table, a->n, 0);
+        sql_append_swapped(s, NULL);
+        *error = sqlite3_str_finish(s);
+        return *error == NULL ? SQLITE_NOMEM : SQLITE_ERROR;
     }
     sqlite3_stmt *stmt = NULL;
     rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);

@@ -128,10 +128,42 @@ SQL_ARGS_INLINE int sql_read_key(sqlite3_context *ctx, sqlite3_value *v, const f
     return read;
 }
 
+/* Whether a capacity N and a rate P look swapped (rule 14 (errors)): N a REAL strictly between 0
+** and 1, P a number >= 1. */
+static inline int sql_looks_swapped(sqlite3_value *n, sqlite3_value *p) {
+    double fraction = sqlite3_value_type(n) == SQLITE_FLOAT ? sqlite3_value_double(n) : 0;
+    int p_type = sqlite3_value_type(p);
+    return fraction > 0 && fraction < 1 && (p_type == SQLITE_INTEGER || p_type == SQLITE_FLOAT) &&
+           sqlite3_value_double(p) >= 1;
+}
+
+/* Starts the error of a capacity v that is not a whole number >= 1 (or NULL, where
+** null_allowed), for the caller to add to and hand to sql_error_from_str. */
+static inline sqlite3_str *sql_capacity_error(const char *func, sqlite3_value *v,
+                                              int null_allowed) {
+    return sql_error_start(func,
+                           null_allowed ? "n must be a whole number >= 1 or NULL"
+                                        : "n must be a whole number >= 1",
+                           v);
+}
+
+/* Appends to the error of a capacity that N and P seem swapped, then form, the order of the
+** call's arguments ("bloom_build(key, n, p)"), or, when NULL, what each of them is. */
+static inline void sql_append_swapped(sqlite3_str *s, const char *form) {
+    if (form != NULL) {
+        sqlite3_str_appendf(s, "; n and p seem swapped: the order is %s", form);
+    } else {
+        sqlite3_str_appendall(
+            s, "; n and p seem swapped: n is the number of keys, p the false-positive rate");
+    }
+}
+
 /* Reads a capacity N (rule 3 (parameters)) into *n: a whole number >= 1, or NULL (*n = 0)
-** where null_allowed. */
+** where null_allowed. rate, the call's P, and form, the order of its arguments, serve the
+** error when the two look swapped (sql_looks_swapped). */
 static inline int sql_read_capacity(sqlite3_context *ctx, const char *func, sqlite3_value *v,
-                                    int null_allowed, uint64_t *n) {
+                                    sqlite3_value *rate, const char *form, int null_allowed,
+                                    uint64_t *n) {
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
         *n = 0;
@@ -158,10 +190,11 @@ static inline int sql_read_capacity(sqlite3_context *ctx, const char *func, sqli
         break;
     }
     }
-    sql_error_value(ctx, func,
-                    null_allowed ? "n must be a whole number >= 1 or NULL"
-                                 : "n must be a whole number >= 1",
-                    v);
+    sqlite3_str *s = sql_capacity_error(func, v, null_allowed);
+    if (sql_looks_swapped(v, rate)) {
+        sql_append_swapped(s, form);
+    }
+    sql_error_from_str(ctx, s);
     return 0;
 }
 

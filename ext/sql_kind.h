@@ -70,6 +70,10 @@ typedef struct sql_kind {
     int counts_repeats;
     /* A kind bloom_build cannot build: what builds it, for the message. */
     const char *build_instead;
+    /* Optional: other names users give the kind ("count-min"), NULL-terminated, which the
+    ** argument kind answers as its own name: bloom_build then says what builds it, a live table
+    ** what its name is (rule 14 (errors)). */
+    const char *const *other_names;
 } sql_kind;
 
 /* The hash of key for a filter being built by st: by its kind's hash (filter_hash_key). */

@@ -16,4 +16,8 @@ const sql_kind *sql_kind_of(const filter_kind *kind);
 /* The i-th kind's SQL side, from 0 (the default), or NULL past the end. */
 const sql_kind *sql_kind_at(size_t i);
 
+/* The kind one of whose other names (sql_kind's other_names) the TEXT v is, in any case, or
+** NULL. */
+const sql_kind *sql_kind_other_named(sqlite3_value *v);
+
 #endif /* SQL_KINDS_H */

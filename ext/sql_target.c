@@ -60,7 +60,11 @@ static const char *target_read_name(sqlite3_context *ctx, const char *func, sqli
                         text != NULL ? " without NUL characters" : "");
     sql_append_value(s, v);
     if (blob != NULL && sqlite3_value_bytes(v) >= 4 && memcmp(blob, "SQBF", 4) == 0) {
-        sqlite3_str_appendf(s, "; this BLOB is a filter: name its %s in quotes, as a string", what);
+        const char *example = strcmp(what, "table") == 0 ? "filters" : "filter";
+        sqlite3_str_appendf(s,
+                            "; this BLOB is a filter, the value of a column: give the %s's name "
+                            "in quotes, as a string ('%s', not %s)",
+                            what, example, example);
     }
     sql_error_from_str(ctx, s);
     return NULL;
@@ -120,30 +124,43 @@ static void target_append_name(sqlite3_str *s, const char *name) {
     }
 }
 
+/* Appends the function on a BLOB value that does what func does in place, on t's column:
+** "bloom_add(c, key)", the column's name quoted where SQL needs it. */
+static void target_append_call(sqlite3_str *s, const char *func, const stored_target *t) {
+    int name = (int)(strlen(func) - strlen("_in_place"));
+    const char *arguments = strcmp(func, "cms_add_in_place") == 0 ? "key, count" : "key";
+    sqlite3_str_appendf(s, "%.*s(", name, func);
+    target_append_name(s, t->column_arg);
+    sqlite3_str_appendf(s, ", %s)", arguments);
+}
+
+/* Appends t's table as SQL names it: "schema.table", each quoted where SQL needs it. */
+static void target_append_table(sqlite3_str *s, const stored_target *t) {
+    target_append_name(s, t->schema);
+    sqlite3_str_appendchar(s, 1, '.');
+    target_append_name(s, t->table);
+}
+
 /* Appends what to do instead of func on t at rowid, with the function on a BLOB value: "; use
 ** UPDATE s.t SET c = bloom_add(c, key) WHERE rowid = R instead" (a writer), or the SELECT of
 ** the reader's answer; the names quoted where SQL needs it, the rowid by the name no column
 ** hides. */
 static void target_append_instead(sqlite3_str *s, const char *func, const stored_target *t,
                                   sqlite3_int64 rowid) {
-    int name = (int)(strlen(func) - strlen("_in_place"));
     const char *rowid_name = t->rowid != NULL ? t->rowid : target_rowid_names[0];
-    const char *arguments = strcmp(func, "cms_add_in_place") == 0 ? "key, count" : "key";
-    sqlite3_str_appendall(s, t->writable ? "; use UPDATE " : "; use SELECT ");
-    if (!t->writable) {
-        sqlite3_str_appendf(s, "%.*s(", name, func);
-        target_append_name(s, t->column_arg);
-        sqlite3_str_appendf(s, ", %s) FROM ", arguments);
-    }
-    target_append_name(s, t->schema);
-    sqlite3_str_appendchar(s, 1, '.');
-    target_append_name(s, t->table);
     if (t->writable) {
+        sqlite3_str_appendall(s, "; use UPDATE ");
+        target_append_table(s, t);
         sqlite3_str_appendall(s, " SET ");
         target_append_name(s, t->column_arg);
-        sqlite3_str_appendf(s, " = %.*s(", name, func);
-        target_append_name(s, t->column_arg);
-        sqlite3_str_appendf(s, ", %s)", arguments);
+        sqlite3_str_appendall(s, " = ");
+    } else {
+        sqlite3_str_appendall(s, "; use SELECT ");
+    }
+    target_append_call(s, func, t);
+    if (!t->writable) {
+        sqlite3_str_appendall(s, " FROM ");
+        target_append_table(s, t);
     }
     sqlite3_str_appendf(s, " WHERE %s = %lld instead", rowid_name, rowid);
 }
@@ -296,6 +313,26 @@ static int target_read_table_type(sqlite3_context *ctx, const char *func, const 
     return ok;
 }
 
+/* Sets the error of a WITHOUT ROWID table, whose rows func cannot name: keep the filter in a
+** table with a rowid, or use the function on a BLOB value in an UPDATE (a writer) or a SELECT. */
+static void target_refuse_without_rowid(sqlite3_context *ctx, const char *func,
+                                        const stored_target *t) {
+    sqlite3_str *use = sqlite3_str_new(NULL);
+    target_append_call(use, func, t);
+    sqlite3_str_appendall(use, t->writable ? " in an UPDATE of " : " in a SELECT from ");
+    target_append_table(use, t);
+    char *text = sqlite3_str_finish(use);
+    if (text == NULL) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    target_error(ctx, func, t, SQLITE_ERROR,
+                 "%s.%s is a WITHOUT ROWID table: its rows have no rowid, which the in-place "
+                 "functions need; keep the filter in a table with a rowid, or use %s",
+                 t->schema, t->table, text);
+    sqlite3_free(text);
+}
+
 /* Checks the table and column of t, by its columns and its type (into *type), and chooses its
 ** rowid's name. 0 after setting the error. */
 static int target_check_table(sqlite3_context *ctx, const char *func, stored_target *t,
@@ -315,22 +352,16 @@ static int target_check_table(sqlite3_context *ctx, const char *func, stored_tar
     for (int i = 0; i < TARGET_ROWID_NAMES && t->rowid == NULL; i++) {
         t->rowid = c.hides[i] ? NULL : target_rowid_names[i];
     }
-    if (t->rowid == NULL) {
-        target_error(ctx, func, t, SQLITE_ERROR,
-                     "its columns called rowid, _rowid_ and oid hide its rowid");
-        return 0;
-    }
     if (!target_read_table_type(ctx, func, t, type)) {
         return 0;
     }
     if (*type == TABLE_VIEW) {
         target_error(ctx, func, t, SQLITE_ERROR,
-                     "%s.%s is a view; name the table that holds the filter", t->schema, t->table);
+                     "%s.%s is a view, which stores no cells; %s the table behind it: name that "
+                     "table, and the rowid of the filter's row there",
+                     t->schema, t->table, t->writable ? "write to" : "read from");
     } else if (*type == TABLE_WITHOUT_ROWID) {
-        target_error(ctx, func, t, SQLITE_ERROR,
-                     "%s.%s is a WITHOUT ROWID table, whose rows have no rowid to name; keep the "
-                     "filter in a table with a rowid",
-                     t->schema, t->table);
+        target_refuse_without_rowid(ctx, func, t);
     } else if (*type == TABLE_NO_ROWID) {
         target_error(ctx, func, t, SQLITE_ERROR, "%s.%s has no rowid", t->schema, t->table);
     } else if (*type == TABLE_UNLISTED) {
@@ -338,6 +369,9 @@ static int target_check_table(sqlite3_context *ctx, const char *func, stored_tar
                      "PRAGMA table_list does not list %s.%s (an eponymous virtual table, or one "
                      "an authorizer hides), so what kind of table it is cannot be told",
                      t->schema, t->table);
+    } else if (t->rowid == NULL) {
+        target_error(ctx, func, t, SQLITE_ERROR,
+                     "its columns called rowid, _rowid_ and oid hide its rowid");
     } else if (*type == TABLE_VIRTUAL) {
         target_refuse(ctx, func, t, rowid, "its table is a virtual table", 1);
     } else if (c.has_generated) {

@@ -17,8 +17,9 @@ CREATE VIRTUAL TABLE usernames USING bloom(kind = 'cuckoo', n = 40000, p = 0.01)
 CREATE TRIGGER users_created AFTER INSERT ON users BEGIN
   INSERT INTO usernames(key) VALUES (lower(NEW.username));
 END;
--- A name is removed only when its account goes or is renamed, so only names that were added
--- are removed (removing one that was not could take away another name's fingerprint).
+-- Remove only what you added: a name is removed only when its account goes or is renamed, so
+-- only names that were added are removed (removing one that was not could take away another
+-- name's fingerprint, and that name would then probe 0).
 CREATE TRIGGER users_deleted AFTER DELETE ON users BEGIN
   DELETE FROM usernames WHERE key = lower(OLD.username);
 END;

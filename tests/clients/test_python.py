@@ -132,7 +132,7 @@ class PythonClient(unittest.TestCase):
             ("SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 2000, 0.01))", (),
              "bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, "
              "k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with "
-             "the same n, p and layout"),
+             "the same n, p and kind"),
         ]
         for sql, parameters, message in cases:
             with self.subTest(sql=sql):

@@ -58,31 +58,31 @@ SELECT sized_at_end = bloom_build(60, NULL, 1e-6, 'blocked') FROM grouped WHERE 
 
 -- A standard and a blocked filter never merge, even of the same size.
 SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 1000, 0.01, 'blocked'));
--- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and kind
 
 -- Errors.
 SELECT bloom_build(1, 100, 0.01, 'cache');
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'cache'
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'cache'
 SELECT bloom_build(1, 100, 0.01, NULL);
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got NULL
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got NULL
 SELECT bloom_build(1, 100, 0.01, 2);
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 2
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 2
 -- A layout's name as a BLOB is not its name (before 0.2.0 it was taken as one).
 SELECT bloom_build(1, 100, 0.01, CAST('blocked' AS BLOB));
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got a BLOB of 7 bytes
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got a BLOB of 7 bytes
 SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'blocked' ELSE 'standard' END) FROM keys;
--- error: bloom_build: layout must be the same for all rows of a group, got 'blocked' after 'standard'
+-- error: bloom_build: kind must be the same for all rows of a group, got 'blocked' after 'standard'
 -- Every row reads its layout as the first row does: in any case, up to a NUL, bound or not (a
 -- bound TEXT ends without a NUL: sqltest binds it with its length, as client libraries do).
 SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'Blocked' ELSE 'blocked' || char(0) || 'x' END) = @f FROM keys;
 -- => 1
 SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'counting' ELSE 'standard' END) FROM keys;
--- error: bloom_build: layout must be the same for all rows of a group, got 'counting' after 'standard'
+-- error: bloom_build: kind must be the same for all rows of a group, got 'counting' after 'standard'
 --! param @layout SELECT 'blocked'
 SELECT bloom_build(k, 100000, 0.01, @layout) = @f, bloom_build(k, NULL, 0.01, @layout) = @f FROM keys;
 -- => 1|1
 SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'standard' ELSE @layout END) FROM keys;
--- error: bloom_build: layout must be the same for all rows of a group, got 'standard' after 'blocked'
+-- error: bloom_build: kind must be the same for all rows of a group, got 'standard' after 'blocked'
 -- The blocked layout is sized for p up to 0.5.
 SELECT length(bloom_build(1, 100, 0.5, 'blocked'));
 -- => 128

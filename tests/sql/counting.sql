@@ -49,7 +49,7 @@ SELECT bloom_union(a.f, b.f) = bloom_build(k, 100, 0.01, 'counting') FROM f AS a
 SELECT json_extract(bloom_info(bloom_union(f, f)), '$.counters_saturated') FROM sat;
 -- => 7
 SELECT bloom_union(f, bloom_empty(100, 0.01)) FROM f;
--- error: bloom_union: incompatible filters: a 'counting' filter and a 'standard' one; build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: a 'counting' filter and a 'standard' one; build both with the same n, p and kind
 
 -- Rule 11 (info): the counting fields.
 SELECT bloom_info(f) FROM f;

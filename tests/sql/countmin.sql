@@ -155,8 +155,15 @@ SELECT cms_union(plain, cons) FROM sketches;
 -- error: cms_union: incompatible filters: a count-min sketch of the plain update and one of the conservative update; build both with the same update
 SELECT cms_union(f) FROM (SELECT plain AS f FROM sketches UNION ALL SELECT cons FROM sketches);
 -- error: cms_union: incompatible filters: a count-min sketch of the plain update and one of the conservative update; build both with the same update
+-- A sketch and a filter are different kinds, whichever comes first, also in the aggregate.
 SELECT bloom_union(plain, bloom_empty(10, 0.01)) FROM sketches;
--- error: bloom_union: incompatible filters: a 'countmin' filter and a 'standard' one; build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: a 'countmin' sketch and a 'standard' filter are different kinds, which cannot be combined; a union takes two filters of one kind, or two sketches
+SELECT bloom_union(bloom_empty(10, 0.01, 'blocked'), plain) FROM sketches;
+-- error: bloom_union: incompatible filters: a 'blocked' filter and a 'countmin' sketch are different kinds, which cannot be combined; a union takes two filters of one kind, or two sketches
+SELECT bloom_union(f) FROM (SELECT bloom_empty(10, 0.01, 'cuckoo') AS f UNION ALL SELECT plain FROM sketches);
+-- error: bloom_union: incompatible filters: a 'cuckoo' filter and a 'countmin' sketch are different kinds, which cannot be combined; a union takes two filters of one kind, or two sketches
+SELECT bloom_union(plain, bloom_build(1, 10, 0.01, 'fuse')) FROM sketches;
+-- error: bloom_union: incompatible filters: a 'countmin' sketch and a 'fuse' filter are different kinds, which cannot be combined; a union takes two filters of one kind, or two sketches
 
 -- cms_info is bloom_info of a sketch: error_bound is epsilon * total, counters_nonzero the
 -- counters above 0 (the 7 heavy keys' 3 each, here).

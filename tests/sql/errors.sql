@@ -103,6 +103,28 @@ SELECT bloom_build(1, 1000, 100.0);
 -- error: bloom_build: p must be between 0 and 1 (exclusive), got 100.0; p is a fraction: 100.0 % is 1.0
 SELECT bloom_build(1, 1000, 101);
 -- error: bloom_build: p must be between 0 and 1 (exclusive), got 101
+-- n and p swapped (n a fraction, p a number >= 1): the order of the form called.
+SELECT bloom_build(1, 0.01, 1000);
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0.01; n and p seem swapped: the order is bloom_build(key, n, p)
+SELECT bloom_build(1, 0.01, 1000.0, 'blocked');
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0.01; n and p seem swapped: the order is bloom_build(key, n, p, kind)
+SELECT bloom_build(1, 0.5, 1);
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0.5; n and p seem swapped: the order is bloom_build(key, n, p)
+SELECT bloom_empty(0.01, 1000);
+-- error: bloom_empty: n must be a whole number >= 1, got 0.01; n and p seem swapped: the order is bloom_empty(n, p)
+SELECT bloom_empty(0.01, 1000, 'cuckoo');
+-- error: bloom_empty: n must be a whole number >= 1, got 0.01; n and p seem swapped: the order is bloom_empty(n, p, kind)
+-- Not swapped: p a fraction too, n not one, p not a number.
+SELECT bloom_build(1, 0.01, 0.5);
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0.01
+SELECT bloom_build(1, 0, 1000);
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
+SELECT bloom_build(1, 1.5, 1000);
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 1.5
+SELECT bloom_build(1, 0.01, '1000');
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got 0.01
+SELECT bloom_empty(-0.5, 1000);
+-- error: bloom_empty: n must be a whole number >= 1, got -0.5
 -- A filter as TEXT: its hex.
 SELECT bloom_might_contain(hex(bloom_build(1, 10, 0.01)), 1);
 -- error: bloom_might_contain: the filter must be a BLOB, got '5351424601010101070000000000000080000000'...; this TEXT is a filter in hex: pass the BLOB itself (hex() is for display), or unhex() it on SQLite 3.41 and later
@@ -113,13 +135,13 @@ SELECT bloom_info('5351424');
 
 -- A number of arguments no form has: the forms (the first a user tries for p alone).
 SELECT bloom_build(1, 0.01);
--- error: bloom_build: wrong number of arguments (2); the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, layout); for p alone, bloom_build(key, NULL, p)
+-- error: bloom_build: wrong number of arguments (2); the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, kind); for p alone, bloom_build(key, NULL, p)
 SELECT bloom_build(k, 0.01) FROM (SELECT 1 AS k WHERE 0);
--- error: bloom_build: wrong number of arguments; the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, layout); for p alone, bloom_build(key, NULL, p)
+-- error: bloom_build: wrong number of arguments; the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, kind); for p alone, bloom_build(key, NULL, p)
 SELECT bloom_build();
--- error: bloom_build: wrong number of arguments (0); the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, layout); for p alone, bloom_build(key, NULL, p)
+-- error: bloom_build: wrong number of arguments (0); the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, kind); for p alone, bloom_build(key, NULL, p)
 SELECT bloom_build(1, 2, 0.01, 'standard', 5);
--- error: bloom_build: wrong number of arguments (5); the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, layout); for p alone, bloom_build(key, NULL, p)
+-- error: bloom_build: wrong number of arguments (5); the forms are bloom_build(key), bloom_build(key, n, p) and bloom_build(key, n, p, kind); for p alone, bloom_build(key, NULL, p)
 SELECT bloom_might_contain(bloom_build(1, 10, 0.01));
 -- error: bloom_might_contain: wrong number of arguments (1); the form is bloom_might_contain(filter, key)
 SELECT bloom_add(bloom_build(1, 10, 0.01), 1, 2);
@@ -129,6 +151,6 @@ SELECT bloom_info();
 SELECT bloom_union(NULL, NULL, NULL);
 -- error: bloom_union: wrong number of arguments (3); the forms are bloom_union(a, b), a scalar, and bloom_union(filter), an aggregate
 SELECT bloom_empty(10);
--- error: bloom_empty: wrong number of arguments (1); the forms are bloom_empty(n, p) and bloom_empty(n, p, layout)
+-- error: bloom_empty: wrong number of arguments (1); the forms are bloom_empty(n, p) and bloom_empty(n, p, kind)
 SELECT bloom_version(1);
 -- error: bloom_version: wrong number of arguments (1); the form is bloom_version()

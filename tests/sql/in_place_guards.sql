@@ -228,16 +228,38 @@ SELECT bloom_add_in_place('other_check' || char(0) || 'junk', 'f', 1, 'a');
 SELECT bloom_might_contain_in_place('other_check', 'f' || char(0), 1, 'a');
 -- error: bloom_might_contain_in_place: column must be a column's name as TEXT without NUL characters, got 'f\x00'
 SELECT bloom_add_in_place('other_check', f, 1, 'a') FROM other_check;
--- error: bloom_add_in_place: column must be a column's name as TEXT, got a BLOB of 184 bytes; this BLOB is a filter: name its column in quotes, as a string
+-- error: bloom_add_in_place: column must be a column's name as TEXT, got a BLOB of 184 bytes; this BLOB is a filter, the value of a column: give the column's name in quotes, as a string ('filter', not filter)
+SELECT bloom_add_in_place(f, 'f', 1, 'a') FROM other_check;
+-- error: bloom_add_in_place: table must be a table's name as TEXT, got a BLOB of 184 bytes; this BLOB is a filter, the value of a column: give the table's name in quotes, as a string ('filters', not filters)
 SELECT bloom_might_contain_in_place('other_check', 'f', 1, 'a');
 -- => 0
 
 -- What names no table with rows to write: a view, a WITHOUT ROWID table, a missing schema.
 CREATE VIEW filters_view AS SELECT * FROM other_check;
 SELECT bloom_add_in_place('filters_view', 'f', 1, 'a');
--- error: bloom_add_in_place: cannot update main.filters_view.f: main.filters_view is a view; name the table that holds the filter
+-- error: bloom_add_in_place: cannot update main.filters_view.f: main.filters_view is a view, which stores no cells; write to the table behind it: name that table, and the rowid of the filter's row there
+SELECT bloom_might_contain_in_place('filters_view', 'f', 1, 'a');
+-- error: bloom_might_contain_in_place: cannot read main.filters_view.f: main.filters_view is a view, which stores no cells; read from the table behind it: name that table, and the rowid of the filter's row there
 CREATE TABLE no_rowid(k TEXT PRIMARY KEY, f BLOB) WITHOUT ROWID;
+INSERT INTO no_rowid VALUES ('a', bloom_empty(10, 0.01)), ('b', cms_empty(0.01, 0.01));
 SELECT bloom_might_contain_in_place('no_rowid', 'f', 1, 'a');
--- error: bloom_might_contain_in_place: cannot read main.no_rowid.f: main.no_rowid is a WITHOUT ROWID table, whose rows have no rowid to name; keep the filter in a table with a rowid
+-- error: bloom_might_contain_in_place: cannot read main.no_rowid.f: main.no_rowid is a WITHOUT ROWID table: its rows have no rowid, which the in-place functions need; keep the filter in a table with a rowid, or use bloom_might_contain(f, key) in a SELECT from main.no_rowid
+SELECT bloom_add_in_place('no_rowid', 'f', 1, 'a');
+-- error: bloom_add_in_place: cannot update main.no_rowid.f: main.no_rowid is a WITHOUT ROWID table: its rows have no rowid, which the in-place functions need; keep the filter in a table with a rowid, or use bloom_add(f, key) in an UPDATE of main.no_rowid
+SELECT bloom_remove_in_place('no_rowid', 'f', 1, 'a');
+-- error: bloom_remove_in_place: cannot update main.no_rowid.f: main.no_rowid is a WITHOUT ROWID table: its rows have no rowid, which the in-place functions need; keep the filter in a table with a rowid, or use bloom_remove(f, key) in an UPDATE of main.no_rowid
+SELECT cms_add_in_place('no_rowid', 'f', 2, 'a', 3);
+-- error: cms_add_in_place: cannot update main.no_rowid.f: main.no_rowid is a WITHOUT ROWID table: its rows have no rowid, which the in-place functions need; keep the filter in a table with a rowid, or use cms_add(f, key, count) in an UPDATE of main.no_rowid
+SELECT cms_count_in_place('no_rowid', 'f', 2, 'a');
+-- error: cms_count_in_place: cannot read main.no_rowid.f: main.no_rowid is a WITHOUT ROWID table: its rows have no rowid, which the in-place functions need; keep the filter in a table with a rowid, or use cms_count(f, key) in a SELECT from main.no_rowid
+-- Its columns may take every name of a rowid: still a WITHOUT ROWID table (SQLite 3.37 and
+-- later tell it; earlier ones, only that those columns hide a rowid).
+CREATE TABLE "no rowid all names"(rowid INTEGER PRIMARY KEY, _rowid_, oid, "the filter" BLOB) WITHOUT ROWID;
+--! since 3.37.0
+SELECT bloom_add_in_place('no rowid all names', 'the filter', 1, 'a');
+-- error: bloom_add_in_place: cannot update main.no rowid all names.the filter: main.no rowid all names is a WITHOUT ROWID table: its rows have no rowid, which the in-place functions need; keep the filter in a table with a rowid, or use bloom_add("the filter", key) in an UPDATE of main."no rowid all names"
+--! before 3.37.0
+SELECT bloom_add_in_place('no rowid all names', 'the filter', 1, 'a');
+-- error: bloom_add_in_place: cannot update main.no rowid all names.the filter: its columns called rowid, _rowid_ and oid hide its rowid
 SELECT bloom_add_in_place('aux.other_check', 'f', 1, 'a');
 -- error: bloom_add_in_place: cannot update aux.other_check.f: no such schema: aux

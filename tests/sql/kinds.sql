@@ -31,7 +31,20 @@ INSERT INTO kinds(name) VALUES ('standard'), ('blocked'), ('counting'), ('cuckoo
 INSERT INTO kinds(name, one_type) VALUES ('parquet', 1);
 INSERT INTO kinds(name, static) VALUES ('fuse', 1);
 SELECT bloom_build(1, 10, 0.01, 'no such kind');
--- error: bloom_build: layout must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'no such kind'
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'no such kind'
+-- The count-min sketch's other names, in any case, point to cms_build as its kind's does.
+SELECT bloom_build(1, 10, 0.01, 'countmin');
+-- error: bloom_build: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
+SELECT bloom_build(1, 10, 0.01, 'count-min');
+-- error: bloom_build: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
+SELECT bloom_build(1, 10, 0.01, 'CMS');
+-- error: bloom_build: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
+SELECT bloom_empty(10, 0.01, 'cms');
+-- error: bloom_empty: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
+SELECT bloom_empty(10, 0.01, 'Count-Min');
+-- error: bloom_empty: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
+SELECT bloom_build(1, 10, 0.01, 'cms ');
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'cms '
 
 -- 2,000 keys of every type, and as many absent ones.
 CREATE TABLE keys(i INTEGER, k);
@@ -219,7 +232,14 @@ FROM built WHERE name = 'standard';
 -- Rule 10 (union): filters of two kinds do not merge.
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'standard' AND b.name = 'blocked';
--- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: a 'standard' filter and a 'blocked' one; build both with the same n, p and kind
+-- A kind that does not merge is refused as such beside another kind, whichever comes first.
+SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
+WHERE a.name = 'standard' AND b.name = 'fuse';
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge with another
+SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
+WHERE a.name = 'fuse' AND b.name = 'parquet';
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge with another
 
 -- Rule 19 (in place): the keys added one by one where the filter is stored give the bytes
 -- bloom_build gives, and a probe there answers as bloom_might_contain, present or absent. (A

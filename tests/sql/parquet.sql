@@ -354,7 +354,7 @@ WHERE a.t = 'FIXED_LEN_BYTE_ARRAY(4)' AND b.t = 'FIXED_LEN_BYTE_ARRAY';
 SELECT bloom_union(bloom_build(1, 10, 0.01, 'parquet'), bloom_build(1, 25, 0.01, 'parquet'));
 -- error: bloom_union: incompatible filters: 1 blocks and 2 blocks; build both with the same n and p
 SELECT bloom_union(bloom_build(1, 10, 0.01, 'parquet'), bloom_build(1, 10, 0.01, 'blocked'));
--- error: bloom_union: incompatible filters: a 'parquet' filter and a 'blocked' one; build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: a 'parquet' filter and a 'blocked' one; build both with the same n, p and kind
 
 -- 10. It neither removes keys nor grows.
 SELECT bloom_remove(bloom_build(1, 10, 0.01, 'parquet'), 1);

@@ -243,7 +243,7 @@ SELECT bloom_union(bloom_empty(10, 0.01, 'scalable'), bloom_empty(20, 0.01, 'sca
 SELECT bloom_union(bloom_empty(10, 0.01, 'scalable'), bloom_empty(10, 0.02, 'scalable'));
 -- error: bloom_union: incompatible filters: scalable filters built with n = 10, p = 0.01 and with n = 10, p = 0.02; build both with the same n and p
 SELECT bloom_union(bloom_empty(10, 0.01, 'scalable'), bloom_empty(10, 0.01));
--- error: bloom_union: incompatible filters: a 'scalable' filter and a 'standard' one; build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: a 'scalable' filter and a 'standard' one; build both with the same n, p and kind
 -- NULL on either side is NULL, without validating the other.
 SELECT quote(bloom_union(NULL, x'00')), quote(bloom_union(f, NULL)), quote(bloom_info(NULL)) FROM grown;
 -- => NULL|NULL|NULL

@@ -53,11 +53,11 @@ SELECT bloom_union(f) = f FROM whole;
 -- Filters that differ in m or k cannot be merged; n and p may differ, and the
 -- union keeps those of its first filter.
 SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 2000, 0.01));
--- error: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with the same n, p and kind
 SELECT bloom_union(f) FROM (SELECT bloom_build(1, 1000, 0.01) AS f UNION ALL SELECT bloom_build(1, 1000, 0.001));
--- error: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 1000 at p = 0.001 (14400 bits, k = 10); build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 1000 at p = 0.001 (14400 bits, k = 10); build both with the same n, p and kind
 SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 667, 0.001));
--- error: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 667 at p = 0.001 (9600 bits, k = 10); build both with the same n, p and layout
+-- error: bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 667 at p = 0.001 (9600 bits, k = 10); build both with the same n, p and kind
 SELECT hex(substr(bloom_union(bloom_build(1, 1000, 0.01), bloom_build(2, 1001, 0.0101)), 25, 16));
 -- => E8030000000000007B14AE47E17A843F
 SELECT hex(substr(bloom_union(bloom_build(2, 1001, 0.0101), bloom_build(1, 1000, 0.01)), 25, 16));

@@ -415,7 +415,7 @@ void test_compatibility_and_merge(void) {
     CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
     CHECK_STR(why, "incompatible filters: one built for n = 20 at p = 0.01 (192 bits, k = 7), the "
                    "other for n = 20 at p = 0.01 (256 bits, k = 7); build both with the same n, p "
-                   "and layout");
+                   "and kind");
     b = sample_header();
     b.k = 8;
     b.n = 18446744073709551615u;
@@ -423,7 +423,7 @@ void test_compatibility_and_merge(void) {
     CHECK(bloom_check_compatible(&a, &b, why) == FILTER_INVALID);
     CHECK_STR(why, "incompatible filters: one built for n = 20 at p = 0.01 (192 bits, k = 7), the "
                    "other for n = 18446744073709551615 at p = 1.23456789012346e-19 (192 bits, k = "
-                   "8); build both with the same n, p and layout");
+                   "8); build both with the same n, p and kind");
 
     uint8_t dst[24] = {0x01, 0x80}, src[24] = {0x02, 0x80};
     src[23] = 0xF0;

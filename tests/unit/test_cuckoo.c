@@ -592,7 +592,7 @@ void test_cuckoo_merge(void) {
     CHECK(cuckoo_kind.compatible(&first, &other, why) == FILTER_INVALID);
     CHECK_STR(why, "incompatible filters: one built for n = 20 at p = 0.01 (10 buckets, 10-bit "
                    "fingerprints), the other for n = 22 at p = 0.01 (11 buckets, 10-bit "
-                   "fingerprints); build both with the same n, p and layout");
+                   "fingerprints); build both with the same n, p and kind");
     bytes = make_filter(&cuckoo_kind, 10, 11, 20, 0.005, b, sizeof b);
     CHECK(filter_open(b, bytes, &other, why) == FILTER_OK);
     CHECK(cuckoo_kind.compatible(&first, &other, why) == FILTER_INVALID);

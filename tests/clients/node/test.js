@@ -106,7 +106,7 @@ test('sqlite-bloom from better-sqlite3', async (t) => {
       ['SELECT bloom_might_contain(?, 1)', [Buffer.from([0])],
        'bloom_might_contain: not a Bloom filter: length 1 is shorter than the 64-byte header'],
       ['SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 2000, 0.01))', [],
-       'bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with the same n, p and layout'],
+       'bloom_union: incompatible filters: one built for n = 1000 at p = 0.01 (9600 bits, k = 7), the other for n = 2000 at p = 0.01 (19200 bits, k = 7); build both with the same n, p and kind'],
     ];
     for (const [sql, parameters, message] of cases) {
       assert.throws(() => db.prepare(sql).get(...parameters),
