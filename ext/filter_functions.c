@@ -364,6 +364,7 @@ static int bloom_build_keep_whole(sqlite3_context *ctx, build_state *st, key_has
             sqlite3_result_error_nomem(ctx);
             return 0;
         }
+        sql_advise_huge_pages(larger, room * sizeof *larger); /* a static kind's sort scatters */
         st->whole = larger;
         st->whole_capacity = room;
     }
