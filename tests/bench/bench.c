@@ -5,12 +5,14 @@
 ** run several times, alternating with the cases it is compared with, and the
 ** median is kept.
 **
-** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [TABLE...]
+** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [--charts DIR] [TABLE...]
 **
 ** TABLE is any of: core probe build exact forms scale live vacuum scalable
 ** countmin cuckoo livetable parquet size (default: all). --quick shrinks the data (no 100M or 10M
 ** keys, fewer runs) to check that everything runs. DIR (default .) receives
-** the database files the exact lookups need.
+** the database files the exact lookups need. --charts DIR (made if missing) receives, as tables
+** 1, 11a and 13 print, their figures as the data files of docs/charts (probe_cost.dat,
+** insert_cost.dat, bits_per_key.dat), which tests/bench/charts.sh draws.
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, getrusage */
 
@@ -37,6 +39,7 @@ typedef struct bench {
     int quick; /* small data, to check the program */
     const char *dir;
     const char *extension; /* the path of bloom.so */
+    const char *charts;    /* --charts DIR: where the charts' data files go; NULL: none */
 } bench;
 
 /* bloom_build's N (0 for NULL), P and kind, bound to ?1, ?2 and ?3 as client libraries bind
@@ -88,6 +91,40 @@ static char *format(const char *fmt, ...) {
         exit(2);
     }
     return s;
+}
+
+/* The data file DIR/name of --charts DIR, opened for writing; NULL without --charts. Exits when
+** it cannot be written. */
+static FILE *chart_open(bench *b, const char *name) {
+    if (b->charts == NULL) {
+        return NULL;
+    }
+    char *path = format("%s/%s", b->charts, name);
+    FILE *chart = fopen(path, "w");
+    if (chart == NULL) {
+        fprintf(stderr, "bloom_bench: cannot write %s\n", path);
+        exit(2);
+    }
+    sqlite3_free(path);
+    return chart;
+}
+
+/* Writes to chart as printf does; nothing when chart is NULL. */
+static void chart_printf(FILE *chart, const char *fmt, ...) {
+    if (chart != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(chart, fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* Closes chart (nothing when it is NULL); exits when its writes failed. */
+static void chart_close(FILE *chart) {
+    if (chart != NULL && (ferror(chart) || fclose(chart) != 0)) {
+        fprintf(stderr, "bloom_bench: a chart's data file was not written\n");
+        exit(2);
+    }
 }
 
 /* Runs q once (prepare, bind, every row), with the build arguments a bound too when a is not
@@ -259,6 +296,17 @@ static int is_probe_kind(const filter_kind *kind) {
     return is_bloom_layout(kind) || is_built_whole(kind);
 }
 
+/* Whether bloom_build builds kind (tests/test_kinds.h). */
+static int is_built_by_bloom_build(const filter_kind *kind) {
+    return test_kind_of(kind)->builder == BUILT_BY_BLOOM_BUILD;
+}
+
+/* Whether tables 1 (up to 1M keys) and 13 measure kind: bloom_build builds it, and its rate is
+** measured. */
+static int has_measured_rate(const filter_kind *kind) {
+    return is_built_by_bloom_build(kind) && test_kind_of(kind)->rate != RATE_UNMEASURED;
+}
+
 /* A filter of kind holding the keys 1..n at p = 0.01, from malloc, its length into *bytes: a
 ** layout of a Bloom filter filled by the core (bloom_set), another kind built by bloom_build
 ** through SQL (a kind built whole has no add). */
@@ -340,10 +388,12 @@ static void table_core(bench *b) {
 }
 
 /* 1. The probe against the floors, for filters of 10k, 1M and 100M keys: every kind of one size
-** in turns with the others. */
+** in turns with the others; every kind whose rate is measured up to 1M keys (quick: 10k), the
+** kinds of is_probe_kind above. */
 static void table_probe(bench *b) {
     static const sqlite3_int64 sizes[] = {10000, 1000000, 100000000};
     int size_count = b->quick ? 2 : 3;
+    sqlite3_int64 every_kind = b->quick ? 10000 : 1000000; /* the largest size of every kind */
     printf("\n### 1. Probe floor\n\n");
     printf("`SELECT sum(bloom_might_contain(?1, x)) FROM keys` over 1,000,000 rows (keys 1 to "
            "1M, all in the filter but for the 10k one), against the same scan calling "
@@ -352,26 +402,31 @@ static void table_probe(bench *b) {
            "XXH3-64, an INTEGER as its 8 bytes, and reads the byte of the filter the hash "
            "picks), and `twin(?1, x)`, the design of the other SQLite Bloom extension "
            "(tests/bench/twin.h: k = 4 from one 32-bit hash, no header, no validation), floor "
-           "and twin over the same bytes as the probe. p = 0.01. Median of %d runs, every "
-           "query of one size in turns.\n\n",
-           b->runs);
+           "and twin over the same bytes as the probe. p = 0.01. Every kind whose rate is "
+           "measured (table 13) up to %lld keys; above, the layouts of a Bloom filter and the "
+           "kinds built whole. Median of %d runs, every query of one size in turns.\n\n",
+           (long long)every_kind, b->runs);
     printf(
         "| keys in the filter | layout | filter bytes | noop ns/row | floor ns/row | twin ns/row "
         "| probe ns/row | probe / floor | probe / noop | twin / probe | probe / blocked's "
         "|\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    const filter_kind *kinds[FILTER_KIND_COUNT];
-    int kind_count = kinds_where(is_probe_kind, kinds), blocked = -1;
-    for (int k = 0; k < kind_count; k++) {
-        blocked = kinds[k]->id == BLOOM_LAYOUT_BLOCKED ? k : blocked;
-    }
+    FILE *chart = chart_open(b, "probe_cost.dat");
+    chart_printf(chart, "# Table 1 of bloom_bench: ns per row of SELECT sum(f(?1, x)) FROM keys, "
+                        "one block a size (blocks apart by two empty lines).\n"
+                        "# kind keys filter_bytes noop floor twin probe\n");
     enum { FLOOR, TWIN, PROBE, PER_KIND };
     for (int s = 0; s < size_count; s++) {
+        const filter_kind *kinds[FILTER_KIND_COUNT];
+        int kind_count =
+            kinds_where(sizes[s] > every_kind ? is_probe_kind : has_measured_rate, kinds);
+        int blocked = -1;
         void *filters[FILTER_KIND_COUNT] = {NULL};
         int bytes[FILTER_KIND_COUNT] = {0};
         query queries[1 + PER_KIND * FILTER_KIND_COUNT];
         for (int k = 0; k < kind_count; k++) {
             double build_seconds;
+            blocked = kinds[k]->id == BLOOM_LAYOUT_BLOCKED ? k : blocked;
             filters[k] = build_filter(b, sizes[s], kinds[k]->name, &bytes[k], &build_seconds);
             query *q = &queries[1 + PER_KIND * k];
             q[FLOOR] = (query){"floor", "SELECT sum(floor(?1, x)) FROM keys", filters[k], bytes[k]};
@@ -382,6 +437,7 @@ static void table_probe(bench *b) {
         queries[0] = (query){"noop", "SELECT sum(noop(?1, x)) FROM keys", filters[0], bytes[0]};
         double medians[1 + PER_KIND * FILTER_KIND_COUNT];
         time_in_turns(b, queries, 1 + PER_KIND * kind_count, medians);
+        chart_printf(chart, s == 0 ? "" : "\n\n");
         for (int k = 0; k < kind_count; k++) {
             const double *m = &medians[1 + PER_KIND * k];
             printf("| %lld | %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |",
@@ -393,12 +449,16 @@ static void table_probe(bench *b) {
             } else {
                 printf(" - |\n");
             }
+            chart_printf(chart, "%s %lld %d %.1f %.1f %.1f %.1f\n", kinds[k]->name,
+                         (long long)sizes[s], bytes[k], medians[0] * 1e9 / 1e6,
+                         m[FLOOR] * 1e9 / 1e6, m[TWIN] * 1e9 / 1e6, m[PROBE] * 1e9 / 1e6);
         }
         fflush(stdout);
         for (int k = 0; k < kind_count; k++) {
             free(filters[k]);
         }
     }
+    chart_close(chart);
 }
 
 /* The query of table 2 that builds a filter of layout over keys, n given or sized at the end, in
@@ -409,11 +469,6 @@ static char *build_floor_query(const filter_kind *layout, int sized_at_end) {
                       sized_at_end ? "NULL" : "1000000", layout->name);
     }
     return format("SELECT bloom_build(x%s) FROM keys", sized_at_end ? "" : ", 1000000, 0.01");
-}
-
-/* Whether bloom_build builds kind (tests/test_kinds.h). */
-static int is_built_by_bloom_build(const filter_kind *kind) {
-    return test_kind_of(kind)->builder == BUILT_BY_BLOOM_BUILD;
 }
 
 /* 2, then: bloom_build with n, p and the kind as literals against the same bound as parameters,
@@ -2181,7 +2236,9 @@ static void table_vacuum(bench *b) {
 /* 11. The live table (ext/live_table.c): an insert through a trigger and a probe at capacities
 ** from 1e5 to 1e8 keys, a bulk load, a snapshot, a join and a query over many filters. */
 
-enum { LIVE_TABLE_SIZES = 4, TRIGGER_CASES = 2 };
+/* 11a's inserts: into a table without a trigger, through a trigger into a live table, through a
+** trigger calling bloom_add_in_place on the same filter stored as a BLOB. */
+enum { LIVE_TABLE_SIZES = 4, PLAIN_INSERT = 0, LIVE_INSERT, IN_PLACE_INSERT, TABLE_INSERT_CASES };
 
 /* A prepared statement of sql on lb's connection; exits on failure. */
 static sqlite3_stmt *prepare(bench *lb, const char *sql) {
@@ -2285,6 +2342,22 @@ static double timed_probes(bench *lb, sqlite3_stmt *lookup, int probes, int text
     return (now() - start) / probes;
 }
 
+/* Inserts a run of 11a's in-place case into a filter of bytes, where the others make inserts: as
+** many up to 2 MB, fewer above, as each reads the BLOB's whole overflow chain (at least 20). */
+static int in_place_inserts(int inserts, int bytes) {
+    int count = bytes <= 2000000 ? inserts : (int)((double)inserts * 2e6 / bytes);
+    return count < 20 ? 20 : count;
+}
+
+/* Stores filter (bytes long) as the BLOB of row 1 of filters, which stored's trigger keeps up to
+** date in place. */
+static void store_filter(bench *lb, const void *filter, int bytes) {
+    sqlite3_stmt *store = prepare(lb, "INSERT OR REPLACE INTO filters(id, filter) VALUES (1, ?1)");
+    sqlite3_bind_blob(store, 1, filter, bytes, SQLITE_STATIC);
+    step_all(lb, store, NULL);
+    sqlite3_finalize(store);
+}
+
 /* 11a. Inserts through a trigger and probes, by kind and capacity. */
 static void live_table_inserts(bench *lb, const char *wal) {
     static const sqlite3_int64 sizes[LIVE_TABLE_SIZES] = {100000, 1000000, 10000000, 100000000};
@@ -2301,18 +2374,28 @@ static void live_table_inserts(bench *lb, const char *wal) {
            "the capacity at p = 0.01, loaded with a filter whose body is random bytes (about "
            "half its bits set, as at capacity; 'blocked' at every capacity, the other kinds that "
            "add in place at the second, built by `bloom_build` of half the capacity's keys). "
-           "Committed inserts, one a transaction, of new names 'user-N' into `plain(name)` and "
-           "into `users(name)`, whose trigger runs `INSERT INTO seen(key) VALUES (NEW.name)`; "
-           "WAL pages an insert = (WAL bytes - 32) / (page size + 24) after the WAL was "
-           "truncated. Then, prepared once and stepped a key at a time, `SELECT count(*) FROM "
-           "seen WHERE key = ?1` (half the keys inserted) against the primary-key lookup "
-           "`SELECT x FROM keys WHERE rowid = ?1` in a table of 1M rows. Median of %d runs, in "
-           "turns; the last two columns compare with the first capacity of the kind.\n\n",
-           runs);
+           "Committed inserts, one a transaction, of new names 'user-N' into `plain(name)`, "
+           "into `users(name)`, whose trigger runs `INSERT INTO seen(key) VALUES (NEW.name)`, "
+           "and into `stored(name)`, whose trigger runs `SELECT bloom_add_in_place('filters', "
+           "'filter', 1, NEW.name)` on the same filter stored as the BLOB of row 1 of "
+           "`filters` (%d inserts a run, fewer for a filter over 2 MB: %d x 2 MB / its bytes, "
+           "at least 20); WAL pages an insert = (WAL bytes - 32) / (page size + 24) after the "
+           "WAL was truncated. Then, prepared once and stepped a key at a time, `SELECT "
+           "count(*) FROM seen WHERE key = ?1` (half the keys inserted) against the primary-key "
+           "lookup `SELECT x FROM keys WHERE rowid = ?1` in a table of 1M rows. Median of %d "
+           "runs, in turns; the last two columns compare with the first capacity of the "
+           "kind.\n\n",
+           inserts, inserts, runs);
     printf("| kind | capacity | filter bytes | chunk rows | plain insert µs | trigger insert µs "
-           "| ratio | WAL pages/insert plain | trigger | probe µs | primary-key lookup µs | "
+           "| ratio | WAL pages/insert plain | trigger | in-place inserts a run | in-place insert "
+           "µs | ratio to plain | WAL pages/insert in place | probe µs | primary-key lookup µs | "
            "ratio | insert / first capacity | probe / first capacity |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    FILE *chart = chart_open(lb, "insert_cost.dat");
+    chart_printf(chart, "# Table 11a of bloom_bench: microseconds a committed insert, without a "
+                        "trigger, through a trigger into a live table, through a trigger calling "
+                        "bloom_add_in_place.\n"
+                        "# kind capacity filter_bytes plain live_table in_place\n");
     for (int k = 0; k < kind_count; k++) {
         int blocked = strcmp(kinds[k]->name, "blocked") == 0;
         for (int s = blocked ? 0 : 1; s < (blocked ? LIVE_TABLE_SIZES : 2); s++) {
@@ -2334,26 +2417,31 @@ static void live_table_inserts(bench *lb, const char *wal) {
                 sqlite3_free(sql);
             }
             live_table_make(lb, kinds[k]->name, capacity, filter, bytes);
+            store_filter(lb, filter, bytes);
             free(filter);
             sqlite3_int64 chunk_rows = fetch_int(lb, "SELECT count(*) FROM seen_chunks");
-            sqlite3_stmt *insert[TRIGGER_CASES] = {
+            sqlite3_stmt *insert[TABLE_INSERT_CASES] = {
                 prepare(lb, "INSERT INTO plain(name) VALUES (?1)"),
-                prepare(lb, "INSERT INTO users(name) VALUES (?1)")};
+                prepare(lb, "INSERT INTO users(name) VALUES (?1)"),
+                prepare(lb, "INSERT INTO stored(name) VALUES (?1)")};
+            const int counts[TABLE_INSERT_CASES] = {inserts, inserts,
+                                                    in_place_inserts(inserts, bytes)};
             sqlite3_stmt *lookup[2] = {prepare(lb, "SELECT count(*) FROM seen WHERE key = ?1"),
                                        prepare(lb, "SELECT x FROM keys WHERE rowid = ?1")};
-            double seconds[TRIGGER_CASES][LIVE_RUNS_MAX], pages[TRIGGER_CASES][LIVE_RUNS_MAX];
+            double seconds[TABLE_INSERT_CASES][LIVE_RUNS_MAX],
+                pages[TABLE_INSERT_CASES][LIVE_RUNS_MAX];
             double probe_seconds[2][LIVE_RUNS_MAX];
             sqlite3_int64 hits[2];
-            exec(lb, "DELETE FROM plain; DELETE FROM users;");
+            exec(lb, "DELETE FROM plain; DELETE FROM users; DELETE FROM stored;");
             name = 0;
             for (int r = 0; r < runs; r++) {
-                for (int c = 0; c < TRIGGER_CASES; c++) {
-                    sqlite3_int64 first = name;
-                    seconds[c][r] = timed_inserts(lb, wal, insert[c], inserts, &name, &pages[c][r]);
-                    if (c == 0) {
-                        name = first; /* the same names go through the trigger */
-                    }
+                sqlite3_int64 first = name; /* the same names go into each table */
+                for (int c = 0; c < TABLE_INSERT_CASES; c++) {
+                    name = first;
+                    seconds[c][r] =
+                        timed_inserts(lb, wal, insert[c], counts[c], &name, &pages[c][r]);
                 }
+                name = first + inserts;
                 for (int c = 0; c < 2; c++) {
                     probe_seconds[c][r] =
                         timed_probes(lb, lookup[c], probes, c == 0, name, &hits[c]);
@@ -2362,28 +2450,40 @@ static void live_table_inserts(bench *lb, const char *wal) {
             if (hits[0] < probes / 2) {
                 die(lb, "a key added through the trigger was not found");
             }
-            double plain = median(seconds[0], runs), trigger = median(seconds[1], runs);
+            double m[TABLE_INSERT_CASES], p[TABLE_INSERT_CASES];
+            for (int c = 0; c < TABLE_INSERT_CASES; c++) {
+                m[c] = median(seconds[c], runs);
+                p[c] = median(pages[c], runs);
+            }
             double probe = median(probe_seconds[0], runs),
                    lookup_s = median(probe_seconds[1], runs);
             if (s == (blocked ? 0 : 1)) {
-                first_insert = trigger;
+                first_insert = m[LIVE_INSERT];
                 first_probe = probe;
             }
-            printf("| %s | %lld | %d | %lld | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | "
-                   "%.2f | %.2f | %.2f |\n",
-                   kinds[k]->name, (long long)capacity, bytes, (long long)chunk_rows, plain * 1e6,
-                   trigger * 1e6, trigger / plain, median(pages[0], runs), median(pages[1], runs),
-                   probe * 1e6, lookup_s * 1e6, probe / lookup_s, trigger / first_insert,
-                   probe / first_probe);
+            printf("| %s | %lld | %d | %lld | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f | %.2f "
+                   "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                   kinds[k]->name, (long long)capacity, bytes, (long long)chunk_rows,
+                   m[PLAIN_INSERT] * 1e6, m[LIVE_INSERT] * 1e6, m[LIVE_INSERT] / m[PLAIN_INSERT],
+                   p[PLAIN_INSERT], p[LIVE_INSERT], counts[IN_PLACE_INSERT],
+                   m[IN_PLACE_INSERT] * 1e6, m[IN_PLACE_INSERT] / m[PLAIN_INSERT],
+                   p[IN_PLACE_INSERT], probe * 1e6, lookup_s * 1e6, probe / lookup_s,
+                   m[LIVE_INSERT] / first_insert, probe / first_probe);
+            chart_printf(chart, "%s %lld %d %.1f %.1f %.1f\n", kinds[k]->name, (long long)capacity,
+                         bytes, m[PLAIN_INSERT] * 1e6, m[LIVE_INSERT] * 1e6,
+                         m[IN_PLACE_INSERT] * 1e6);
             fflush(stdout);
-            for (int c = 0; c < 2; c++) {
+            for (int c = 0; c < TABLE_INSERT_CASES; c++) {
                 sqlite3_finalize(insert[c]);
+            }
+            for (int c = 0; c < 2; c++) {
                 sqlite3_finalize(lookup[c]);
             }
-            exec(lb, "DROP TABLE seen");
+            exec(lb, "DROP TABLE seen; DELETE FROM filters;");
             truncate_wal(lb, wal);
         }
     }
+    chart_close(chart);
 }
 
 /* Seconds the one-row query sql took to prepare, step and give its BLOB's bytes, which it
@@ -2556,7 +2656,10 @@ static void table_live_table(bench *b) {
     char *setup = format("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                          "PRAGMA wal_autocheckpoint=0; CREATE TABLE plain(name TEXT); "
                          "CREATE TABLE users(name TEXT); CREATE TABLE keys(x INTEGER); "
-                         "INSERT INTO keys %s SELECT i FROM s;",
+                         "INSERT INTO keys %s SELECT i FROM s; CREATE TABLE stored(name TEXT); "
+                         "CREATE TABLE filters(id INTEGER PRIMARY KEY, filter BLOB); CREATE "
+                         "TRIGGER stored_filter AFTER INSERT ON stored BEGIN SELECT "
+                         "bloom_add_in_place('filters', 'filter', 1, NEW.name); END;",
                          cte);
     exec(&lb, setup);
     sqlite3_free(cte);
@@ -2672,15 +2775,10 @@ static void table_parquet(bench *b) {
     exec(b, "DROP TABLE tkeys");
 }
 
-/* Whether table 13 measures kind: bloom_build builds it, and its rate is measured. */
-static int has_measured_rate(const filter_kind *kind) {
-    return is_built_by_bloom_build(kind) && test_kind_of(kind)->rate != RATE_UNMEASURED;
-}
-
-/* 13. Every kind whose rate is measured, built over the same keys at 1 % and 0.4 %: its bytes a
-** key, its false negatives (none, checked) and its measured rate on absent keys. */
+/* 13. Every kind whose rate is measured, built over the same keys at p from 10 % to 0.01 %: its
+** bytes a key, its false negatives (none, checked) and its measured rate on absent keys. */
 static void table_size(bench *b) {
-    static const double rates[] = {0.01, 0.004};
+    static const double rates[] = {0.1, 0.01, 0.004, 0.001, 0.0001};
     const sqlite3_int64 keys = b->quick ? 100000 : 1000000, probes = b->quick ? 1000000 : 10000000;
     printf("\n### 13. Bits per key and measured rates\n\n");
     printf("`SELECT bloom_build(x, %lld, p, kind) FROM keys WHERE rowid <= %lld` (the keys 1 to "
@@ -2694,6 +2792,12 @@ static void table_size(bench *b) {
         "| measured rate | measured / p | held to |\n|---|---|---|---|---|---|---|---|---|---|\n");
     const filter_kind *kinds[FILTER_KIND_COUNT];
     int kind_count = kinds_where(has_measured_rate, kinds);
+    FILE *chart = chart_open(b, "bits_per_key.dat");
+    chart_printf(chart,
+                 "# Table 13 of bloom_bench: %lld keys, %lld absent keys probed. One block "
+                 "a kind (blocks apart by two empty lines), its first line the kind's "
+                 "name.\n# kind p bits_per_key measured_rate\n",
+                 (long long)keys, (long long)probes);
     char *cte = series(probes);
     char *absent = format("%s SELECT sum(bloom_might_contain(?1, -i)) FROM s", cte);
     char *missed = format("SELECT count(*) FROM keys WHERE rowid <= %lld AND NOT "
@@ -2702,6 +2806,7 @@ static void table_size(bench *b) {
     for (int k = 0; k < kind_count; k++) {
         const test_kind *t = test_kind_of(kinds[k]);
         char *field = format("SELECT json_extract(bloom_info(?1), '$.%s')", t->k_field);
+        chart_printf(chart, "%s%s\n", k == 0 ? "" : "\n\n", kinds[k]->name);
         for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
             char *build = format("SELECT bloom_build(x, %lld, %.17g, '%s') FROM keys WHERE rowid "
                                  "<= %lld",
@@ -2717,6 +2822,8 @@ static void table_size(bench *b) {
                    8.0 * bytes / (double)keys, (long long)negatives, (long long)positives,
                    100.0 * rate, rate / rates[r],
                    t->rate == RATE_AT_MOST_P ? "at most p" : "near p");
+            chart_printf(chart, "%s %g %.3f %.4e\n", kinds[k]->name, rates[r],
+                         8.0 * bytes / (double)keys, rate);
             fflush(stdout);
             if (negatives != 0) {
                 die(b, "a key added to a filter probed 0");
@@ -2729,6 +2836,7 @@ static void table_size(bench *b) {
     sqlite3_free(cte);
     sqlite3_free(absent);
     sqlite3_free(missed);
+    chart_close(chart);
 }
 
 /* Whether name is among the tables asked for (all when none is). */
@@ -2745,13 +2853,13 @@ static int wanted(int argc, char **argv, int first, const char *name) {
 }
 
 int main(int argc, char **argv) {
-    bench b = {NULL, 5, 0, ".", NULL};
+    bench b = {NULL, 5, 0, ".", NULL, NULL};
     char *err = NULL;
     int arg = 2;
     if (argc < 2) {
         fprintf(stderr,
-                "usage: %s EXTENSION [--quick] [--dir DIR] [core probe build exact forms scale "
-                "live vacuum scalable countmin cuckoo livetable parquet size]\n",
+                "usage: %s EXTENSION [--quick] [--dir DIR] [--charts DIR] [core probe build exact "
+                "forms scale live vacuum scalable countmin cuckoo livetable parquet size]\n",
                 argv[0]);
         return 2;
     }
@@ -2761,6 +2869,9 @@ int main(int argc, char **argv) {
             b.runs = 3;
         } else if (strcmp(argv[arg], "--dir") == 0 && arg + 1 < argc) {
             b.dir = argv[++arg];
+        } else if (strcmp(argv[arg], "--charts") == 0 && arg + 1 < argc) {
+            b.charts = argv[++arg];
+            mkdir(b.charts, 0777); /* chart_open says so if it still cannot write there */
         } else {
             fprintf(stderr, "bloom_bench: unknown option %s\n", argv[arg]);
             return 2;
