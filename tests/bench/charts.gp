@@ -31,7 +31,7 @@ set yrange [2.5:100]
 set xtics ('30 %%' 0.3, '10 %%' 0.1, '1 %%' 0.01, '0.1 %%' 0.001, '0.01 %%' 0.0001, \
            '0.001 %%' 1e-5, '0.0001 %%' 1e-6)
 set ytics (3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96)
-set key bottom right reverse Left box lc rgb '#bbbbbb' opaque samplen 2
+set key outside right top reverse Left box lc rgb '#bbbbbb' opaque samplen 2
 bound(x) = log(1 / x) / log(2)
 plot bound(x) with lines lc rgb '#000000' dt 2 lw 2 title 'lower bound: log₂(1/p)', \
      for [i = 0:kinds - 1] file index i using 4:3 with linespoints lt (i + 1) \
