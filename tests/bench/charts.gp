@@ -53,7 +53,7 @@ set logscale xy
 set format y '%g'
 set xrange [STATS_min / 2:STATS_max * 2]
 set yrange [5:*]
-set key top left reverse Left box lc rgb '#bbbbbb' opaque samplen 2
+set key inside top left reverse Left box lc rgb '#bbbbbb' opaque samplen 2
 size(bytes) = bytes < 1e6 ? sprintf('%.0f KB', bytes / 1e3) : sprintf('%.3g MB', bytes / 1e6)
 keys(n) = n < 1e6 ? sprintf('%.0fk', n / 1e3) : sprintf('%.0fM', n / 1e6)
 # The blocked rows: capacity, bytes, then plain, live table and in place, in µs.
@@ -105,7 +105,7 @@ do for [s = 0:sizes - 1] {
     set yrange [0:top * 1.6]
     set ylabel (s == 0 ? 'ns per row (medians, in turns)' : '')
     if (s == 0) {
-        set key top left Left reverse box lc rgb '#bbbbbb' opaque samplen 2
+        set key inside top left Left reverse box lc rgb '#bbbbbb' opaque samplen 2
     } else {
         unset key
     }
