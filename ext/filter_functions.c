@@ -348,6 +348,20 @@ static int bloom_build_key(sqlite3_context *ctx, build_state *st, key_hash key) 
 #define BLOOM_WHOLE_KEYS_MAX ((UINT64_C(1) << 28) - 64)
 #endif
 
+/* Gives the kept keys of st room for room keys (at most BLOOM_WHOLE_KEYS_MAX). Returns 0, the
+** keys and their room unchanged, when SQLite has not the memory. */
+static int bloom_build_room_whole(build_state *st, uint64_t room) {
+    room = room > BLOOM_WHOLE_KEYS_MAX ? BLOOM_WHOLE_KEYS_MAX : room;
+    uint64_t *larger = sqlite3_realloc64(st->whole, room * sizeof *larger);
+    if (larger == NULL) {
+        return 0;
+    }
+    sql_advise_huge_pages(larger, room * sizeof *larger); /* a static kind's sort scatters */
+    st->whole = larger;
+    st->whole_capacity = room;
+    return 1;
+}
+
 /* Keeps the first 64 bits of key for a kind built whole at the end of the group (rule 30
 ** (static filters)), growing the room by half. Returns 0 after setting the error. */
 static int bloom_build_keep_whole(sqlite3_context *ctx, build_state *st, key_hash key) {
@@ -357,16 +371,10 @@ static int bloom_build_keep_whole(sqlite3_context *ctx, build_state *st, key_has
                        st->kind->kind->name, (unsigned long long)BLOOM_WHOLE_KEYS_MAX);
             return 0;
         }
-        uint64_t room = st->whole_capacity + st->whole_capacity / 2 + 1024;
-        room = room > BLOOM_WHOLE_KEYS_MAX ? BLOOM_WHOLE_KEYS_MAX : room;
-        uint64_t *larger = sqlite3_realloc64(st->whole, room * sizeof *larger);
-        if (larger == NULL) {
+        if (!bloom_build_room_whole(st, st->whole_capacity + st->whole_capacity / 2 + 1024)) {
             sqlite3_result_error_nomem(ctx);
             return 0;
         }
-        sql_advise_huge_pages(larger, room * sizeof *larger); /* a static kind's sort scatters */
-        st->whole = larger;
-        st->whole_capacity = room;
     }
     st->whole[st->whole_count++] = key.h1;
     return 1;
@@ -399,6 +407,9 @@ static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, cons
     }
     if (kind->build_plan != NULL) {
         kind->build_plan(ctx, st, argc > RATE_ARGUMENT ? RATE_ARGUMENT : -1);
+    }
+    if (n > 0 && kind->build_whole != NULL) {
+        (void)bloom_build_room_whole(st, n); /* else grown as the keys come, or the error then */
     }
     if (n > 0 && kind->build_whole == NULL && !kind->build_size(ctx, st, n)) {
         st->failed = 1;
