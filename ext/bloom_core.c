@@ -307,13 +307,32 @@ static filter_status bloom_kind_merge(uint8_t *blob, const filter_view *f) {
     return FILTER_OK;
 }
 
-/* The kinds' might_contain_io: the byte of each position, until a bit is clear. */
+/* The blocked layout's line of key in a filter of header h: its offset in the BLOB, and the
+** header of a filter that is that line alone (whose positions for key are the line's). */
+static uint64_t bloom_line_of(const bloom_header *h, key_hash key, bloom_header *line) {
+    *line = *h;
+    line->m = BLOOM_LINE_BITS;
+    return FILTER_HEADER_BYTES +
+           hash_reduce(key.h1, h->m / BLOOM_LINE_BITS) * (BLOOM_LINE_BITS / 8);
+}
+
+/* The kinds' might_contain_io: the blocked layout's line in one read; the standard layout's
+** byte of each position, until a bit is clear. */
 static filter_status bloom_kind_might_contain_io(const filter_view *f, filter_io *io, key_hash key,
                                                  int *answer) {
     bloom_header h = bloom_header_of(f);
+    *answer = 1;
+    if (h.layout == BLOOM_LAYOUT_BLOCKED) {
+        bloom_header one;
+        uint8_t line[BLOOM_LINE_BITS / 8];
+        if (io->read(io->state, bloom_line_of(&h, key, &one), line, sizeof line) != 0) {
+            return FILTER_IO_FAILED;
+        }
+        *answer = bloom_test_bits(line, &one, key);
+        return FILTER_OK;
+    }
     uint64_t positions[BLOOM_K_MAX];
     bloom_positions(&h, key, positions);
-    *answer = 1;
     for (uint32_t i = 0; i < h.k && *answer; i++) {
         uint8_t byte;
         if (io->read(io->state, FILTER_HEADER_BYTES + (positions[i] >> 3), &byte, 1) != 0) {
@@ -324,15 +343,30 @@ static filter_status bloom_kind_might_contain_io(const filter_view *f, filter_io
     return FILTER_OK;
 }
 
-/* The kinds' add_io: the bytes of the bits that were clear, then the count of keys added. */
-static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+/* Sets the bits of key through io, in the blocked layout's line, read once and written once if
+** a bit was clear. */
+static filter_status bloom_line_set_io(const bloom_header *h, filter_io *io, key_hash key,
                                        int *was_absent) {
-    bloom_header h = bloom_header_of(f);
+    bloom_header one;
+    uint8_t line[BLOOM_LINE_BITS / 8];
+    uint64_t offset = bloom_line_of(h, key, &one);
+    if (io->read(io->state, offset, line, sizeof line) != 0) {
+        return FILTER_IO_FAILED;
+    }
+    *was_absent = !bloom_test_bits(line, &one, key);
+    bloom_set(line, &one, key);
+    return *was_absent && io->write(io->state, offset, line, sizeof line) != 0 ? FILTER_IO_FAILED
+                                                                               : FILTER_OK;
+}
+
+/* Sets the bits of key through io, in the standard layout: the byte of each position, written
+** if its bit was clear. */
+static filter_status bloom_bytes_set_io(const bloom_header *h, filter_io *io, key_hash key,
+                                        int *was_absent) {
     uint64_t positions[BLOOM_K_MAX];
-    uint8_t keys[8];
-    bloom_positions(&h, key, positions);
+    bloom_positions(h, key, positions);
     *was_absent = 0;
-    for (uint32_t i = 0; i < h.k; i++) {
+    for (uint32_t i = 0; i < h->k; i++) {
         uint64_t offset = FILTER_HEADER_BYTES + (positions[i] >> 3);
         uint8_t byte, bit = (uint8_t)(1u << (positions[i] & 7));
         if (io->read(io->state, offset, &byte, 1) != 0) {
@@ -345,6 +379,21 @@ static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_
                 return FILTER_IO_FAILED;
             }
         }
+    }
+    return FILTER_OK;
+}
+
+/* The kinds' add_io: the key's bits (bloom_line_set_io, bloom_bytes_set_io), then the count of
+** keys added. */
+static filter_status bloom_kind_add_io(const filter_view *f, filter_io *io, key_hash key,
+                                       int *was_absent) {
+    bloom_header h = bloom_header_of(f);
+    uint8_t keys[8];
+    filter_status status = h.layout == BLOOM_LAYOUT_BLOCKED
+                               ? bloom_line_set_io(&h, io, key, was_absent)
+                               : bloom_bytes_set_io(&h, io, key, was_absent);
+    if (status != FILTER_OK) {
+        return status;
     }
     le_store64(keys, filter_add_counts(h.keys, 1));
     return io->write(io->state, BLOOM_OFF_KEYS, keys, sizeof keys) != 0 ? FILTER_IO_FAILED
