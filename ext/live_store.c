@@ -1119,9 +1119,14 @@ static int live_prefetch_read(void *state, uint64_t offset, uint8_t *buf, uint32
         return live_io_access(f, offset, buf, NULL, n);
     }
     uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
-    if (offset + n <= f->view.bytes && index < f->chunk_slots && f->slots[index].chunk != NULL) {
-        if (f->slots[index].bytes != NULL) {
-            __builtin_prefetch(f->slots[index].bytes + body % f->chunk_bytes);
+    uint32_t within = (uint32_t)(body % f->chunk_bytes);
+    if (offset + n <= f->view.bytes && index < f->chunk_slots && f->slots[index].chunk != NULL &&
+        f->slots[index].bytes != NULL && n > 0) {
+        /* Its first and last byte: a chunk's bytes are not aligned to the CPU's lines, so a
+        ** line of the filter lies across two of them. */
+        __builtin_prefetch(f->slots[index].bytes + within);
+        if (within + n <= f->chunk_bytes) {
+            __builtin_prefetch(f->slots[index].bytes + within + n - 1);
         }
     }
     memset(buf, 0xff, n);
