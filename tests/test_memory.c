@@ -361,9 +361,11 @@ static int failed_in_order(const failed_allocation *failed, int failures,
 /* A static kind's build of kind over rows rows (form: its SQL, the kind's name a %s) with each of
 ** its large allocations failing in turn, once, then from then on: each must end cleanly, and
 ** those failed once must hold, in order, the kept keys (grown to hold the rows' keys), the buffer
-** that sorts them, the filter and the three arrays of scratch of its slots (ext/fuse_sql.c). */
+** that sorts them, the filter and the three arrays of scratch of its slots (ext/fuse_sql.c).
+** Where n is given (n > 0), the first must be the room reserved for n keys at the first row, its
+** failure absorbed (the keys' room then grown as they come). */
 static void test_static_build_failing(sqlite3 *db, const filter_kind *kind, const char *form,
-                                      long long rows) {
+                                      long long rows, long long n) {
     char *build = sqlite3_mprintf(form, kind->name);
     char *sql = sqlite3_mprintf("SELECT length(f) FROM (%s)", build);
     char *info_sql =
@@ -406,6 +408,9 @@ static void test_static_build_failing(sqlite3 *db, const filter_kind *kind, cons
     }
     printf("\n");
     CHECK(points[0] >= (long long)(sizeof expected / sizeof expected[0]));
+    if (n > 0) {
+        CHECK(failures > 0 && failed[0].bytes == n * 8 && !failed[0].nomem);
+    }
     CHECK(points[1] == points[0]);
     CHECK(failed_in_order(failed, failures, expected, sizeof expected / sizeof expected[0]));
     sqlite3_free(build);
@@ -424,11 +429,11 @@ static void test_static_builds_failing(sqlite3 *db) {
         }
         test_static_build_failing(
             db, kind, "SELECT bloom_build(i, NULL, 0.01, '%s') AS f FROM numbers WHERE i <= 20000",
-            20000);
+            20000, 0);
         test_static_build_failing(
             db, kind,
             "SELECT bloom_build(i %% 5000, 5000, 0.01, '%s') AS f FROM numbers WHERE i <= 20000",
-            20000);
+            20000, 5000);
     }
 }
 
