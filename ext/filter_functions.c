@@ -418,6 +418,61 @@ static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, cons
     return st;
 }
 
+/* Keeps the kind argument v of the group's first row in st, when short enough, for
+** bloom_build_same_as_first. */
+static void bloom_build_keep_kind_text(build_state *st, sqlite3_value *v) {
+    int bytes = sqlite3_value_type(v) == SQLITE_TEXT ? sqlite3_value_bytes(v) : 0;
+    const void *text = bytes > 0 ? sqlite3_value_blob(v) : NULL;
+    if (text != NULL && (size_t)bytes <= sizeof st->kind_text) {
+        memcpy(st->kind_text, text, (size_t)bytes);
+        st->kind_text_bytes = (uint8_t)bytes;
+    }
+}
+
+/* Whether the N, P and KIND of a later row of a group are certainly its first row's, found
+** with the fewest calls into SQLite: N the same INTEGER (or NULL), P the same REAL, KIND the
+** same bytes of TEXT. 0 says only that the row must be read the long way (rule 3 (parameters)),
+** which gives an error for what differs. */
+static int bloom_build_same_as_first(const build_state *st, int argc, sqlite3_value **argv) {
+    if (argc > CAPACITY_ARGUMENT) {
+        int type = sqlite3_value_type(argv[CAPACITY_ARGUMENT]);
+        if (type == SQLITE_INTEGER
+                ? st->n == 0 || (uint64_t)sqlite3_value_int64(argv[CAPACITY_ARGUMENT]) != st->n
+                : type != SQLITE_NULL || st->n != 0) {
+            return 0;
+        }
+    }
+    if (argc > RATE_ARGUMENT && (sqlite3_value_type(argv[RATE_ARGUMENT]) != SQLITE_FLOAT ||
+                                 sqlite3_value_double(argv[RATE_ARGUMENT]) != st->p)) {
+        return 0;
+    }
+    if (argc > KIND_ARGUMENT) {
+        sqlite3_value *v = argv[KIND_ARGUMENT];
+        const void *text;
+        return st->kind_text_bytes > 0 && sqlite3_value_type(v) == SQLITE_TEXT &&
+               sqlite3_value_bytes(v) == st->kind_text_bytes &&
+               (text = sqlite3_value_blob(v)) != NULL &&
+               memcmp(text, st->kind_text, st->kind_text_bytes) == 0;
+    }
+    return 1;
+}
+
+/* Reads the N, P and KIND of a row of bloom_build into *n, *p and *kind (rule 3 (parameters)),
+** each left as it is when the call has no such argument. Returns 0 after setting the error. */
+static int bloom_build_read_parameters(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                                       const build_state *st, uint64_t *n, double *p,
+                                       const sql_kind **kind) {
+    return (argc <= CAPACITY_ARGUMENT ||
+            sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], argv[RATE_ARGUMENT],
+                              argc > KIND_ARGUMENT ? "bloom_build(key, n, p, kind)"
+                                                   : "bloom_build(key, n, p)",
+                              1, n)) &&
+           (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], p)) &&
+           (argc <= KIND_ARGUMENT ||
+            (*kind = bloom_build_read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT],
+                                           st ? st->kind : NULL, 0)) != NULL);
+}
+
 /* bloom_build(KEY [, N, P [, KIND]]), one row: rules 1 (build) to 6 (nulls and groups). */
 static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     build_state *st = sqlite3_aggregate_context(ctx, 0);
@@ -428,20 +483,15 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
     if (st != NULL && st->failed) {
         return;
     }
-    int ok =
-        (argc <= CAPACITY_ARGUMENT ||
-         sql_read_capacity(ctx, "bloom_build", argv[CAPACITY_ARGUMENT], argv[RATE_ARGUMENT],
-                           argc > KIND_ARGUMENT ? "bloom_build(key, n, p, kind)"
-                                                : "bloom_build(key, n, p)",
-                           1, &n)) &&
-        (argc <= RATE_ARGUMENT || sql_read_rate(ctx, "bloom_build", argv[RATE_ARGUMENT], &p)) &&
-        (argc <= KIND_ARGUMENT ||
-         (kind = bloom_build_read_kind(ctx, "bloom_build", argv[KIND_ARGUMENT],
-                                       st ? st->kind : NULL, 0)) != NULL);
+    int quick = st != NULL && bloom_build_same_as_first(st, argc, argv);
+    int ok = quick || bloom_build_read_parameters(ctx, argc, argv, st, &n, &p, &kind);
     if (ok && st == NULL) {
         st = bloom_build_start_group(ctx, argc, kind, n, p);
         ok = st != NULL;
-    } else if (ok) {
+        if (ok && argc > KIND_ARGUMENT) {
+            bloom_build_keep_kind_text(st, argv[KIND_ARGUMENT]);
+        }
+    } else if (ok && !quick) {
         ok = bloom_build_same_parameters(ctx, st, n, p, kind);
     }
     key_value value;

@@ -35,6 +35,10 @@ typedef struct build_state {
     uint64_t *whole;         /* a kind built whole (build_whole): the h1 of each key so far */
     uint64_t whole_count;    /* keys in whole, counting repeats */
     uint64_t whole_capacity; /* and the room it has */
+    /* The kind argument of the group's first row, as bytes, for the quick check of later rows
+    ** (0 bytes: none, or too long to keep, so that every row is read the long way). */
+    uint8_t kind_text_bytes;
+    char kind_text[15];
 } build_state;
 
 typedef struct sql_kind {

@@ -49,6 +49,18 @@ SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN 1000.0 ELSE 1000 END, 0.0
 -- => 1
 SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN 0 ELSE 1000 END, 0.01) FROM events;
 -- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
+-- Later rows whose n, p and kind are the first row's to the byte are checked the quick way;
+-- any other form is read as the first was: the same values pass, the rest are refused.
+SELECT bloom_build(user_id, 1000, 0.01, CASE WHEN user_id > 5 THEN 'BLOCKED' ELSE 'blocked' END) = bloom_build(user_id, 1000, 0.01, 'blocked') FROM events;
+-- => 1
+SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN '1000' ELSE 1000 END, 0.01) FROM events;
+-- error: bloom_build: n must be a whole number >= 1 or NULL, got '1000'
+SELECT bloom_build(user_id, CASE WHEN user_id > 5 THEN NULL ELSE 1000 END, 0.01) FROM events;
+-- error: bloom_build: n must be the same for all rows of a group, got NULL after 1000
+SELECT bloom_build(user_id, 1000, CASE WHEN user_id > 5 THEN '0.01' ELSE 0.01 END) FROM events;
+-- error: bloom_build: p must be between 0 and 1 (exclusive), got '0.01'
+SELECT bloom_build(user_id, NULL, 0.01, CASE WHEN user_id > 5 THEN 'fuse' ELSE 'blocked' END) FROM events;
+-- error: bloom_build: kind must be the same for all rows of a group, got 'fuse' after 'blocked'
 -- A NULL key does not excuse a bad n or p.
 SELECT bloom_build(NULL, 0, 0.01);
 -- error: bloom_build: n must be a whole number >= 1 or NULL, got 0
