@@ -576,8 +576,12 @@ static void parquet_set_key(uint8_t *bitset, uint32_t blocks, key_hash key) {
 void parquet_set_keys(uint8_t *bitset, uint32_t blocks, const key_hash *keys, int count) {
     for (int i = 0; i < count; i++) {
 #if defined(__GNUC__)
-        __builtin_prefetch(bitset - FILTER_HEADER_BYTES + parquet_block_offset(keys[i].h1, blocks),
-                           1);
+        /* Both ends of the block: SQLite's memory is not aligned to the CPU's 64-byte lines, so
+        ** a 32-byte block may lie across two of them. */
+        const uint8_t *block =
+            bitset - FILTER_HEADER_BYTES + parquet_block_offset(keys[i].h1, blocks);
+        __builtin_prefetch(block, 1);
+        __builtin_prefetch(block + PARQUET_BLOCK_BYTES - 1, 1);
 #endif
     }
     for (int i = 0; i < count; i++) {
