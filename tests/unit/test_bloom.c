@@ -654,3 +654,43 @@ static int check_vector_row(const char *row, void *context) {
 void test_format_vectors(const char *format_path) {
     CHECK_U64(format_section_rows(format_path, "test-vectors", check_vector_row, NULL), 9);
 }
+
+/* A blocked filter's key lies in one line, which its _io operations read in one call and write
+** in one: a probe makes 1 call; an add 3 (the line read, the line written, the count written),
+** or 2 when every bit was set already (nothing of the line written); the standard layout makes a
+** call a position. */
+void test_blocked_io_calls(void) {
+    static uint8_t blob[4096];
+    size_t bytes = make_sized(&bloom_blocked_kind, 100, 0.01, blob, sizeof blob);
+    filter_view f;
+    char why[FILTER_WHY_MAX];
+    counted_io state;
+    int answer, was_absent;
+    key_hash key = key_hash_text("line", 4);
+    if (!CHECK(bytes > 0 && filter_open(blob, bytes, &f, why) == FILTER_OK)) {
+        return;
+    }
+    filter_io io = counted(&state, blob, -1);
+    CHECK(bloom_blocked_kind.might_contain_io(&f, &io, key, &answer) == FILTER_OK);
+    CHECK(answer == 0 && state.calls == 1 && state.writes == 0);
+    io = counted(&state, blob, -1);
+    CHECK(bloom_blocked_kind.add_io(&f, &io, key, &was_absent) == FILTER_OK);
+    CHECK(was_absent == 1 && state.calls == 3 && state.writes == 2);
+    CHECK(filter_open(blob, bytes, &f, why) == FILTER_OK &&
+          bloom_blocked_kind.might_contain(&f, key));
+    io = counted(&state, blob, -1);
+    CHECK(bloom_blocked_kind.add_io(&f, &io, key, &was_absent) == FILTER_OK);
+    CHECK(was_absent == 0 && state.calls == 2 && state.writes == 1);
+    io = counted(&state, blob, -1);
+    CHECK(bloom_blocked_kind.might_contain_io(&f, &io, key, &answer) == FILTER_OK);
+    CHECK(answer == 1 && state.calls == 1);
+
+    bytes = make_sized(&bloom_standard_kind, 100, 0.01, blob, sizeof blob);
+    if (!CHECK(bytes > 0 && filter_open(blob, bytes, &f, why) == FILTER_OK)) {
+        return;
+    }
+    io = counted(&state, blob, -1);
+    CHECK(bloom_standard_kind.add_io(&f, &io, key, &was_absent) == FILTER_OK);
+    uint32_t k = bloom_header_of(&f).k;
+    CHECK(was_absent == 1 && state.calls >= (int)k + 2 && state.calls <= 2 * (int)k + 1);
+}

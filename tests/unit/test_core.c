@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
     test_blocked_model_closed_form();
     test_blocked_sizing();
     test_blocked_filters();
+    test_blocked_io_calls();
 
     test_counting_kind();
     test_counting_golden(golden_dir);

@@ -221,6 +221,7 @@ void test_blocked_positions(void);
 void test_blocked_model_closed_form(void);
 void test_blocked_sizing(void);
 void test_blocked_filters(void);
+void test_blocked_io_calls(void);
 
 /* test_counting.c */
 void test_counting_kind(void);
