@@ -23,6 +23,7 @@ enum { LIVE_CHUNK_BITS = 32 };
 typedef enum live_statement {
     STMT_CHUNK_READ,
     STMT_CHUNK_WRITE,
+    STMT_CHUNK_UPDATE,
     STMT_CHUNK_DELETE,
     STMT_CHUNK_KEYS,
     STMT_CHUNK_SCAN,
@@ -40,6 +41,7 @@ static const char *const live_statement_sql[STMT_COUNT] = {
     [STMT_CHUNK_READ] = "SELECT keys, data FROM \"%w\".\"%w_chunks\" WHERE id = ?1",
     [STMT_CHUNK_WRITE] =
         "INSERT OR REPLACE INTO \"%w\".\"%w_chunks\"(id, keys, data) VALUES (?1, ?2, ?3)",
+    [STMT_CHUNK_UPDATE] = "UPDATE \"%w\".\"%w_chunks\" SET keys = ?2, data = ?3 WHERE id = ?1",
     [STMT_CHUNK_DELETE] = "DELETE FROM \"%w\".\"%w_chunks\" WHERE id = ?1",
     [STMT_CHUNK_KEYS] = "SELECT keys FROM \"%w\".\"%w_chunks\" WHERE id BETWEEN ?1 AND ?2",
     [STMT_CHUNK_SCAN] = "SELECT id, keys, data FROM \"%w\".\"%w_chunks\" WHERE id BETWEEN ?1 "
@@ -423,6 +425,20 @@ static void live_chunk_free(live_store *s, live_chunk *c) {
     sqlite3_free(c);
 }
 
+/* The statement which, given by name (STMT_CHUNK_WRITE or STMT_CHUNK_UPDATE), writes chunk c's
+** row (id, keys, data), its parameters bound. */
+static sqlite3_stmt *live_chunk_bind(live_store *s, live_statement name, live_chunk *c) {
+    sqlite3_stmt *stmt = live_prepared(s, name);
+    sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
+    sqlite3_bind_int64(stmt, 2, c->filter->slots[c->index].keys);
+    if (c->data != NULL) {
+        sqlite3_bind_blob(stmt, 3, c->data, (int)c->used, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_zeroblob(stmt, 3, (int)c->used);
+    }
+    return stmt;
+}
+
 /* Writes chunk c to its row: deleted when it is all 0 and counts nothing. */
 static int live_chunk_write(live_store *s, live_chunk *c) {
     int zeros = c->data == NULL;
@@ -441,15 +457,17 @@ static int live_chunk_write(live_store *s, live_chunk *c) {
         rc = live_write(s, stmt, NULL);
         c->in_table = rc == SQLITE_OK ? 0 : c->in_table;
     } else {
-        sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_WRITE);
-        sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
-        sqlite3_bind_int64(stmt, 2, c->filter->slots[c->index].keys);
-        if (c->data != NULL) {
-            sqlite3_bind_blob(stmt, 3, c->data, (int)c->used, SQLITE_STATIC);
-        } else {
-            sqlite3_bind_zeroblob(stmt, 3, (int)c->used);
+        /* A row of the same length is rewritten where it lies; a row it had is updated, else
+        ** (or when the update finds none) written anew. */
+        rc = SQLITE_OK;
+        int written = 0;
+        if (c->in_table) {
+            rc = live_write(s, live_chunk_bind(s, STMT_CHUNK_UPDATE, c), NULL);
+            written = rc == SQLITE_OK && sqlite3_changes(s->db) == 1;
         }
-        rc = live_write(s, stmt, NULL);
+        if (rc == SQLITE_OK && !written) {
+            rc = live_write(s, live_chunk_bind(s, STMT_CHUNK_WRITE, c), NULL);
+        }
         c->in_table = rc == SQLITE_OK ? 1 : c->in_table;
     }
     c->dirty = rc == SQLITE_OK ? 0 : c->dirty;

@@ -435,6 +435,15 @@ SELECT key FROM tx2 WHERE key = 'after rename';
 DROP TABLE tx2;
 SELECT count(*) FROM sqlite_master WHERE name LIKE 'tx%';
 -- => 0
+-- A chunk row deleted by ordinary SQL (defensive mode off) on the connection that caches the
+-- chunk: the next write of the chunk makes its row again.
+CREATE VIRTUAL TABLE gone USING bloom(kind = 'blocked', n = 1000, p = 0.01);
+INSERT INTO gone(key) VALUES ('first');
+DELETE FROM gone_chunks;
+INSERT INTO gone(key) VALUES ('second');
+SELECT count(*), (SELECT count(*) FROM gone WHERE key = 'second') FROM gone_chunks;
+-- => 1|1
+DROP TABLE gone;
 --! defensive on
 INSERT INTO t1_chunks VALUES (1, 0, x'00');
 -- error: table t1_chunks may not be modified
