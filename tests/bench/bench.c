@@ -2238,7 +2238,17 @@ static void table_vacuum(bench *b) {
 
 /* 11a's inserts: into a table without a trigger, through a trigger into a live table, through a
 ** trigger calling bloom_add_in_place on the same filter stored as a BLOB. */
-enum { LIVE_TABLE_SIZES = 4, PLAIN_INSERT = 0, LIVE_INSERT, IN_PLACE_INSERT, TABLE_INSERT_CASES };
+enum {
+    LIVE_TABLE_SIZES = 4,
+    PLAIN_INSERT = 0,
+    LIVE_INSERT,
+    IN_PLACE_INSERT,
+    HELD_LIVE_INSERT, /* LIVE_INSERT with a page cache that holds the chunks, read beforehand */
+    TABLE_INSERT_CASES
+};
+
+/* Names of HELD_LIVE_INSERT's inserts start past the others', so that its keys are new. */
+#define HELD_NAMES_FROM 1000000000LL
 
 /* A prepared statement of sql on lb's connection; exits on failure. */
 static sqlite3_stmt *prepare(bench *lb, const char *sql) {
@@ -2379,7 +2389,10 @@ static void live_table_inserts(bench *lb, const char *wal) {
            "and into `stored(name)`, whose trigger runs `SELECT bloom_add_in_place('filters', "
            "'filter', 1, NEW.name)` on the same filter stored as the BLOB of row 1 of "
            "`filters` (%d inserts a run, fewer for a filter over 2 MB: %d x 2 MB / its bytes, "
-           "at least 20); WAL pages an insert = (WAL bytes - 32) / (page size + 24) after the "
+           "at least 20); and into `users` again, other names, with a page cache of twice the "
+           "filter's bytes that the chunk rows were read into first (`held`: as in a program "
+           "that keeps its page cache warm), the cache set back to 2 MB after; WAL pages an insert "
+           "= (WAL bytes - 32) / (page size + 24) after the "
            "WAL was truncated. Then, prepared once and stepped a key at a time, `SELECT "
            "count(*) FROM seen WHERE key = ?1` (half the keys inserted) against the primary-key "
            "lookup `SELECT x FROM keys WHERE rowid = ?1` in a table of 1M rows. Median of %d "
@@ -2389,8 +2402,9 @@ static void live_table_inserts(bench *lb, const char *wal) {
     printf("| kind | capacity | filter bytes | chunk rows | plain insert µs | trigger insert µs "
            "| ratio | WAL pages/insert plain | trigger | in-place inserts a run | in-place insert "
            "µs | ratio to plain | WAL pages/insert in place | probe µs | primary-key lookup µs | "
-           "ratio | insert / first capacity | probe / first capacity |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+           "ratio | insert / first capacity | probe / first capacity | held trigger insert µs | "
+           "held ratio to plain |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     FILE *chart = chart_open(lb, "insert_cost.dat");
     chart_printf(chart, "# Table 11a of bloom_bench: microseconds a committed insert, without a "
                         "trigger, through a trigger into a live table, through a trigger calling "
@@ -2423,9 +2437,13 @@ static void live_table_inserts(bench *lb, const char *wal) {
             sqlite3_stmt *insert[TABLE_INSERT_CASES] = {
                 prepare(lb, "INSERT INTO plain(name) VALUES (?1)"),
                 prepare(lb, "INSERT INTO users(name) VALUES (?1)"),
-                prepare(lb, "INSERT INTO stored(name) VALUES (?1)")};
+                prepare(lb, "INSERT INTO stored(name) VALUES (?1)"),
+                prepare(lb, "INSERT INTO users(name) VALUES (?1)")};
             const int counts[TABLE_INSERT_CASES] = {inserts, inserts,
-                                                    in_place_inserts(inserts, bytes)};
+                                                    in_place_inserts(inserts, bytes), inserts};
+            char *hold = format("PRAGMA cache_size = %lld; SELECT sum(length(data)) FROM "
+                                "seen_chunks;",
+                                -2LL * bytes / 1024);
             sqlite3_stmt *lookup[2] = {prepare(lb, "SELECT count(*) FROM seen WHERE key = ?1"),
                                        prepare(lb, "SELECT x FROM keys WHERE rowid = ?1")};
             double seconds[TABLE_INSERT_CASES][LIVE_RUNS_MAX],
@@ -2437,9 +2455,15 @@ static void live_table_inserts(bench *lb, const char *wal) {
             for (int r = 0; r < runs; r++) {
                 sqlite3_int64 first = name; /* the same names go into each table */
                 for (int c = 0; c < TABLE_INSERT_CASES; c++) {
-                    name = first;
+                    name = c == HELD_LIVE_INSERT ? first + HELD_NAMES_FROM : first;
+                    if (c == HELD_LIVE_INSERT) {
+                        exec(lb, hold);
+                    }
                     seconds[c][r] =
                         timed_inserts(lb, wal, insert[c], counts[c], &name, &pages[c][r]);
+                    if (c == HELD_LIVE_INSERT) {
+                        exec(lb, "PRAGMA cache_size = -2000");
+                    }
                 }
                 name = first + inserts;
                 for (int c = 0; c < 2; c++) {
@@ -2462,13 +2486,14 @@ static void live_table_inserts(bench *lb, const char *wal) {
                 first_probe = probe;
             }
             printf("| %s | %lld | %d | %lld | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f | %.2f "
-                   "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                   "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f |\n",
                    kinds[k]->name, (long long)capacity, bytes, (long long)chunk_rows,
                    m[PLAIN_INSERT] * 1e6, m[LIVE_INSERT] * 1e6, m[LIVE_INSERT] / m[PLAIN_INSERT],
                    p[PLAIN_INSERT], p[LIVE_INSERT], counts[IN_PLACE_INSERT],
                    m[IN_PLACE_INSERT] * 1e6, m[IN_PLACE_INSERT] / m[PLAIN_INSERT],
                    p[IN_PLACE_INSERT], probe * 1e6, lookup_s * 1e6, probe / lookup_s,
-                   m[LIVE_INSERT] / first_insert, probe / first_probe);
+                   m[LIVE_INSERT] / first_insert, probe / first_probe, m[HELD_LIVE_INSERT] * 1e6,
+                   m[HELD_LIVE_INSERT] / m[PLAIN_INSERT]);
             chart_printf(chart, "%s %lld %d %.1f %.1f %.1f\n", kinds[k]->name, (long long)capacity,
                          bytes, m[PLAIN_INSERT] * 1e6, m[LIVE_INSERT] * 1e6,
                          m[IN_PLACE_INSERT] * 1e6);
@@ -2476,6 +2501,7 @@ static void live_table_inserts(bench *lb, const char *wal) {
             for (int c = 0; c < TABLE_INSERT_CASES; c++) {
                 sqlite3_finalize(insert[c]);
             }
+            sqlite3_free(hold);
             for (int c = 0; c < 2; c++) {
                 sqlite3_finalize(lookup[c]);
             }
