@@ -205,10 +205,48 @@ static int cms_same_parameters(sqlite3_context *ctx, const cms_parameters *first
     return 0;
 }
 
+/* Whether the EPSILON, DELTA and UPDATE (NULL without one) of a later row of a group are
+** certainly its first row's, found with the fewest calls into SQLite: the same REALs and the
+** first row's update in any case. 0 says only that the row must be read the long way, which
+** gives an error for what differs. */
+static int cms_build_same_as_first(const cms_parameters *first, sqlite3_value *epsilon,
+                                   sqlite3_value *delta, sqlite3_value *update) {
+    return sqlite3_value_type(epsilon) == SQLITE_FLOAT &&
+           sqlite3_value_double(epsilon) == first->epsilon &&
+           sqlite3_value_type(delta) == SQLITE_FLOAT &&
+           sqlite3_value_double(delta) == first->delta &&
+           (update == NULL || sql_text_is(update, countmin_update_name(first->update)));
+}
+
+/* Reads the EPSILON, DELTA and UPDATE of a row of cms_build (its first at argv[first]) and,
+** on the group's first row, makes its sketch; on a later one, checks them against the first
+** row's (rule 3 (parameters)). 0 after setting the error. */
+static int cms_build_read_parameters(sqlite3_context *ctx, cms_build_state *st, int argc,
+                                     sqlite3_value **argv, int first) {
+    cms_parameters parameters;
+    if (argc == 4 && sqlite3_value_type(argv[3]) == SQLITE_TEXT) { /* an update without a count */
+        sqlite3_str *s =
+            sql_error_start("cms_build", "delta must be between 0 and 1 (exclusive)", argv[3]);
+        sqlite3_str_appendall(s, "; with an update the form is cms_build(key, count, epsilon, "
+                                 "delta, update): cms_build(key, 1, epsilon, delta, update) "
+                                 "counts each row once");
+        sql_error_from_str(ctx, s);
+        return 0;
+    }
+    if (!cms_read_parameters(ctx, "cms_build", argv[first], argv[first + 1],
+                             argc == 5 ? argv[4] : NULL, &parameters)) {
+        return 0;
+    }
+    if (st->blob != NULL) {
+        return cms_same_parameters(ctx, &st->parameters, &parameters);
+    }
+    st->parameters = parameters;
+    return cms_new_sketch(ctx, "cms_build", &parameters, &st->blob, &st->bytes);
+}
+
 /* cms_build(KEY [, COUNT], EPSILON, DELTA [, UPDATE]), one row: rule 23 (count-min sketch). */
 static void cms_build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     cms_build_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
-    cms_parameters parameters;
     key_hash key;
     uint64_t count = 1;
     int first = argc == 3 ? 1 : 2; /* EPSILON */
@@ -219,24 +257,10 @@ static void cms_build_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     if (st->failed) {
         return;
     }
-    if (argc == 4 && sqlite3_value_type(argv[3]) == SQLITE_TEXT) { /* an update without a count */
-        sqlite3_str *s =
-            sql_error_start("cms_build", "delta must be between 0 and 1 (exclusive)", argv[3]);
-        sqlite3_str_appendall(s, "; with an update the form is cms_build(key, count, epsilon, "
-                                 "delta, update): cms_build(key, 1, epsilon, delta, update) "
-                                 "counts each row once");
-        sql_error_from_str(ctx, s);
-        st->failed = 1;
-        return;
-    }
-    int ok = cms_read_parameters(ctx, "cms_build", argv[first], argv[first + 1],
-                                 argc == 5 ? argv[4] : NULL, &parameters);
-    if (ok && st->blob == NULL) {
-        st->parameters = parameters;
-        ok = cms_new_sketch(ctx, "cms_build", &parameters, &st->blob, &st->bytes);
-    } else if (ok) {
-        ok = cms_same_parameters(ctx, &st->parameters, &parameters);
-    }
+    int ok =
+        (st->blob != NULL && cms_build_same_as_first(&st->parameters, argv[first], argv[first + 1],
+                                                     argc == 5 ? argv[4] : NULL)) ||
+        cms_build_read_parameters(ctx, st, argc, argv, first);
     filter_view sketch = cms_view(st->blob, st->bytes);
     int key_read = ok ? sql_read_key(ctx, argv[0], &sketch, &key) : SQL_KEY_NULL;
     int count_read =

@@ -245,6 +245,13 @@ SELECT cms_build(k, 1, 0.01, CASE WHEN i < 10 THEN 0.05 ELSE 0.5 END) FROM strea
 -- error: cms_build: delta must be the same for all rows of a group, got 0.5 after 0.05
 SELECT cms_build(k, 1, 0.01, 0.05, CASE WHEN i < 10 THEN 'plain' ELSE 'conservative' END) FROM stream;
 -- error: cms_build: update must be the same for all rows of a group, got 'conservative' after 'plain'
+-- A later row whose parameters are not the first row's to the byte is read the long way.
+SELECT cms_build(k, CASE WHEN i < 10 THEN 0.01 ELSE '0.01' END, 0.05) FROM stream;
+-- error: cms_build: epsilon must be between 0 and 1 (exclusive), got '0.01'
+SELECT cms_build(k, 1, 0.01, 0.05, CASE WHEN i < 10 THEN 'plain' ELSE 'plains' END) FROM stream;
+-- error: cms_build: update must be 'plain' or 'conservative', got 'plains'
+SELECT cms_build(k, 1, 0.01, CASE WHEN i < 10 THEN 0.05 ELSE 'plain' END) FROM stream;
+-- error: cms_build: delta must be between 0 and 1 (exclusive), got 'plain'; with an update the form is cms_build(key, count, epsilon, delta, update): cms_build(key, 1, epsilon, delta, update) counts each row once
 SELECT cms_build(k, 1, 0.01, 0.05, CASE WHEN i < 10 THEN 'plain' ELSE 'PLAIN' END) = plain FROM stream, sketches;
 -- => 1
 --! param @update SELECT 'Plain'
