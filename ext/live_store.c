@@ -999,6 +999,109 @@ void live_store_committed(live_store *s) {
     }
 }
 
+/* ---- Integrity ---- */
+
+/* Checks that at most one filter has no name. SQLITE_CORRUPT_VTAB with the error set when
+** two have none. */
+static int live_integrity_names(live_store *s) {
+    const live_filter *unnamed = NULL;
+    for (size_t i = 0; i < s->filter_count; i++) {
+        if (s->filters[i]->name != NULL) {
+            continue;
+        }
+        if (unnamed != NULL) {
+            return live_fail(s, SQLITE_CORRUPT_VTAB,
+                             "%s: corrupt filters %lld and %lld in %s_filters: both have no name",
+                             s->table, unnamed->id, s->filters[i]->id, s->table);
+        }
+        unnamed = s->filters[i];
+    }
+    return SQLITE_OK;
+}
+
+/* Checks a row of %_chunks, id with keys of type keys_type and data of data_type (SQLite's
+** datatype codes), bytes long, against the filters: of one of them, within its length and no
+** longer than its place in it. SQLITE_CORRUPT_VTAB with the error set when it is not. */
+static int live_integrity_chunk(live_store *s, sqlite3_int64 id, int keys_type, int data_type,
+                                sqlite3_int64 bytes) {
+    const live_filter *f = live_store_filter_at(s, live_store_position(s, id >> LIVE_CHUNK_BITS));
+    uint32_t index = (uint32_t)(id & (((sqlite3_int64)1 << LIVE_CHUNK_BITS) - 1));
+    if (f == NULL || f->id != id >> LIVE_CHUNK_BITS) {
+        return live_fail(s, SQLITE_CORRUPT_VTAB,
+                         "%s: corrupt chunk %lld in %s_chunks: of no filter (no filter %lld)",
+                         s->table, id, s->table, id >> LIVE_CHUNK_BITS);
+    }
+    if (index >= live_chunk_count(f)) {
+        return live_fail(s, SQLITE_CORRUPT_VTAB,
+                         "%s: corrupt chunk %lld in %s_chunks: filter %lld has %u chunks", s->table,
+                         id, s->table, f->id, live_chunk_count(f));
+    }
+    uint64_t in_filter = f->view.bytes - FILTER_HEADER_BYTES - (uint64_t)index * f->chunk_bytes;
+    uint64_t room = in_filter < f->chunk_bytes ? in_filter : f->chunk_bytes;
+    static const char *const type_names[] = {"", "INTEGER", "REAL", "TEXT", "BLOB", "NULL"};
+    if (keys_type != SQLITE_INTEGER || data_type != SQLITE_BLOB) {
+        int keys_right = keys_type == SQLITE_INTEGER;
+        return live_fail(
+            s, SQLITE_CORRUPT_VTAB, "%s: corrupt chunk %lld in %s_chunks: %s must be %s, not %s",
+            s->table, id, s->table, keys_right ? "data" : "keys",
+            keys_right ? "a BLOB" : "an INTEGER", type_names[keys_right ? data_type : keys_type]);
+    }
+    if ((uint64_t)bytes > room) {
+        return live_fail(s, SQLITE_CORRUPT_VTAB,
+                         "%s: corrupt chunk %lld in %s_chunks: %lld bytes, more than the %llu "
+                         "of its place in filter %lld",
+                         s->table, id, s->table, bytes, (unsigned long long)room, f->id);
+    }
+    return SQLITE_OK;
+}
+
+/* Checks every row of %_chunks (live_integrity_chunk), stopping at the first that fails. */
+static int live_integrity_chunks(live_store *s) {
+    sqlite3_stmt *stmt = NULL;
+    char *sql =
+        sqlite3_mprintf("SELECT id, keys, data FROM \"%w\".\"%w_chunks\"", s->schema, s->table);
+    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL);
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
+        rc = live_fail_sqlite(s, rc);
+    }
+    while (rc == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+        rc = live_integrity_chunk(s, sqlite3_column_int64(stmt, 0), sqlite3_column_type(stmt, 1),
+                                  sqlite3_column_type(stmt, 2), sqlite3_column_bytes(stmt, 2));
+    }
+    int done = sqlite3_finalize(stmt);
+    if (rc == SQLITE_OK && done != SQLITE_OK) {
+        rc = done == SQLITE_NOMEM ? done : live_fail_sqlite(s, done);
+    }
+    return rc;
+}
+
+int live_store_integrity(live_store *s, int quick, char **report) {
+    *report = NULL;
+    int rc = live_store_check(s);
+    if (s->dirty_count == 0 && !s->headers_changed) {
+        s->loaded = 0; /* the rows read again, as they are now; else they are behind the cache */
+    }
+    if (rc == SQLITE_OK) {
+        rc = live_store_load(s);
+    }
+    if (rc == SQLITE_OK) {
+        rc = live_integrity_names(s);
+    }
+    if (rc == SQLITE_OK) {
+        rc = live_integrity_chunks(s);
+    }
+    for (size_t i = 0; rc == SQLITE_OK && !quick && i < s->filter_count; i++) {
+        s->filters[i]->body_checked = 0; /* checked again, as its rows are now */
+        rc = live_filter_open(s->filters[i]);
+    }
+    if (rc == SQLITE_CORRUPT_VTAB) {
+        *report = live_store_take_error(s);
+        rc = *report != NULL ? SQLITE_OK : SQLITE_NOMEM;
+    }
+    return rc;
+}
+
 /* ---- Operations ---- */
 
 /* filter_io's read and write of a live filter: the header in memory, the body by chunks. */

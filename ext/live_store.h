@@ -95,6 +95,12 @@ void live_store_discard(live_store *s);
 /* Notes the store's own commit, after which its caches stay good (xCommit). */
 void live_store_committed(live_store *s);
 
+/* Checks the store's rows (xIntegrity): every filter's, and every chunk's against its filter;
+** unless quick, what each filter's kind keeps past its header (validate_body) too. SQLITE_OK
+** with *report NULL when all is well, or the first problem found in *report (the caller frees
+** it); another code when the check itself failed (out of memory, a read). */
+int live_store_integrity(live_store *s, int quick, char **report);
+
 /* ---- Filters ---- */
 
 /* Reads the list of filters if the cache lost it. */

@@ -444,6 +444,85 @@ INSERT INTO gone(key) VALUES ('second');
 SELECT count(*), (SELECT count(*) FROM gone WHERE key = 'second') FROM gone_chunks;
 -- => 1|1
 DROP TABLE gone;
+-- PRAGMA integrity_check and quick_check read into every live table (SQLite 3.44 and later:
+-- xIntegrity): rows changed by hand (defensive mode off) give the first problem found, as a
+-- row of the result; quick_check does not read what a kind keeps past its header. Each change
+-- is undone after.
+CREATE VIRTUAL TABLE sick USING bloom(kind = 'blocked', n = 100000, p = 0.01);
+CREATE VIRTUAL TABLE sick_grow USING bloom(kind = 'scalable', n = 1000, p = 0.01);
+INSERT INTO sick(key) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 3000) SELECT 'k' || i FROM s;
+INSERT INTO sick_grow(key) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 3000) SELECT 'k' || i FROM s;
+--! since 3.44.0
+PRAGMA integrity_check;
+-- => ok
+--! since 3.44.0
+PRAGMA quick_check;
+-- => ok
+-- Keys a transaction added and has not written yet are neither reported nor lost.
+BEGIN;
+INSERT INTO sick(key) VALUES ('pending');
+--! since 3.44.0
+PRAGMA integrity_check;
+-- => ok
+COMMIT;
+SELECT count(*) FROM sick WHERE key = 'pending';
+-- => 1
+SAVEPOINT hand;
+UPDATE sick_chunks SET data = zeroblob(4033) WHERE id = 1 << 32;
+--! since 3.44.0
+PRAGMA integrity_check;
+-- => sick: corrupt chunk 4294967296 in sick_chunks: 4033 bytes, more than the 4032 of its place in filter 1
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt chunk 4294967296 in sick_chunks: 4033 bytes, more than the 4032 of its place in filter 1
+--! before 3.44.0
+PRAGMA integrity_check;
+-- => ok
+ROLLBACK TO hand;
+UPDATE sick_chunks SET keys = 'x' WHERE id = 1 << 32;
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt chunk 4294967296 in sick_chunks: keys must be an INTEGER, not TEXT
+ROLLBACK TO hand;
+UPDATE sick_chunks SET data = 'x' WHERE id = 1 << 32;
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt chunk 4294967296 in sick_chunks: data must be a BLOB, not TEXT
+ROLLBACK TO hand;
+INSERT INTO sick_chunks VALUES (99 << 32, 0, x'00');
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt chunk 425201762304 in sick_chunks: of no filter (no filter 99)
+ROLLBACK TO hand;
+INSERT INTO sick_chunks VALUES ((1 << 32) + 1000, 0, x'00');
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt chunk 4294968296 in sick_chunks: filter 1 has 31 chunks
+ROLLBACK TO hand;
+INSERT INTO sick_filters(name, header, bytes, chunk_bytes) SELECT NULL, header, bytes, chunk_bytes FROM sick_filters;
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt filters 1 and 2 in sick_filters: both have no name
+ROLLBACK TO hand;
+UPDATE sick_filters SET header = zeroblob(64);
+--! since 3.44.0
+PRAGMA quick_check;
+-- => sick: corrupt filter 1 in sick_filters: not a Bloom filter: magic is x'00000000', not x'53514246' (SQBF)
+ROLLBACK TO hand;
+UPDATE sick_grow_chunks SET data = zeroblob(length(data)) WHERE id = 1 << 32;
+--! since 3.44.0
+PRAGMA integrity_check;
+-- => sick_grow: corrupt filter 1 in sick_grow_filters: corrupt filter: stage 0: not a Bloom filter: magic is x'00000000', not x'53514246' (SQBF)
+--! since 3.44.0
+PRAGMA quick_check;
+-- => ok
+ROLLBACK TO hand;
+RELEASE hand;
+--! since 3.44.0
+PRAGMA integrity_check;
+-- => ok
+DROP TABLE sick;
+DROP TABLE sick_grow;
 --! defensive on
 INSERT INTO t1_chunks VALUES (1, 0, x'00');
 -- error: table t1_chunks may not be modified
