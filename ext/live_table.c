@@ -27,6 +27,8 @@
 **    estimate for the key. A query that reads key without key = V is refused:
 **    a filter cannot list its keys; so is key = V with a collation other than
 **    BINARY, which a filter of the keys' bytes cannot apply.
+** 5. PRAGMA integrity_check (SQLite 3.44 and later: xIntegrity) reports the
+**    first problem of the shadow rows; quick_check all but a filter's body.
 */
 #include "sql_api.h"
 
