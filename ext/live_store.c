@@ -1079,7 +1079,7 @@ static int live_integrity_chunks(live_store *s) {
 int live_store_integrity(live_store *s, int quick, char **report) {
     *report = NULL;
     int rc = live_store_check(s);
-    if (s->dirty_count == 0 && !s->headers_changed) {
+    if (rc == SQLITE_OK && s->dirty_count == 0 && !s->headers_changed) {
         s->loaded = 0; /* the rows read again, as they are now; else they are behind the cache */
     }
     if (rc == SQLITE_OK) {
