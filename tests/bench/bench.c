@@ -2400,8 +2400,8 @@ static void live_table_inserts(bench *lb, const char *wal) {
            "WAL was truncated. Then, prepared once and stepped a key at a time, `SELECT "
            "count(*) FROM seen WHERE key = ?1` (half the keys inserted) against the primary-key "
            "lookup `SELECT x FROM keys WHERE rowid = ?1` in a table of 1M rows. Median of %d "
-           "runs, in turns; the last two columns compare with the first capacity of the "
-           "kind.\n\n",
+           "runs, in turns; `insert / first capacity` and `probe / first capacity` compare with "
+           "the first capacity of the kind.\n\n",
            inserts, inserts, runs);
     printf(
         "| kind | capacity | filter bytes | chunk rows | plain insert µs | trigger insert µs "
