@@ -413,6 +413,12 @@ static uint32_t live_chunk_count(const live_filter *f) {
     return (uint32_t)((f->view.bytes - FILTER_HEADER_BYTES + f->chunk_bytes - 1) / f->chunk_bytes);
 }
 
+/* The bytes of f in its chunk index: the chunk size, or less for its last chunk. */
+static uint32_t live_chunk_length(const live_filter *f, uint64_t index) {
+    uint64_t in_filter = f->view.bytes - FILTER_HEADER_BYTES - index * f->chunk_bytes;
+    return in_filter < f->chunk_bytes ? (uint32_t)in_filter : f->chunk_bytes;
+}
+
 /* Drops c from the cache, what it did not write with it. */
 static void live_chunk_free(live_store *s, live_chunk *c) {
     live_chunk *last = s->cached[--s->cached_count];
@@ -868,8 +874,7 @@ static int live_store_write_body(live_store *s, live_filter *f, const uint8_t *b
     int rc = SQLITE_OK;
     for (uint64_t c = 0; rc == SQLITE_OK && c * f->chunk_bytes < body; c++) {
         const uint8_t *data = blob + FILTER_HEADER_BYTES + c * f->chunk_bytes;
-        uint64_t bytes = body - c * f->chunk_bytes;
-        bytes = bytes < f->chunk_bytes ? bytes : f->chunk_bytes;
+        uint32_t bytes = live_chunk_length(f, c);
         if (data[0] == 0 && memcmp(data, data + 1, (size_t)bytes - 1) == 0) {
             continue;
         }
@@ -1036,8 +1041,7 @@ static int live_integrity_chunk(live_store *s, sqlite3_int64 id, int keys_type, 
                          "%s: corrupt chunk %lld in %s_chunks: filter %lld has %u chunks", s->table,
                          id, s->table, f->id, live_chunk_count(f));
     }
-    uint64_t in_filter = f->view.bytes - FILTER_HEADER_BYTES - (uint64_t)index * f->chunk_bytes;
-    uint64_t room = in_filter < f->chunk_bytes ? in_filter : f->chunk_bytes;
+    uint32_t room = live_chunk_length(f, index);
     static const char *const type_names[] = {"", "INTEGER", "REAL", "TEXT", "BLOB", "NULL"};
     if (keys_type != SQLITE_INTEGER || data_type != SQLITE_BLOB) {
         int keys_right = keys_type == SQLITE_INTEGER;
@@ -1048,9 +1052,9 @@ static int live_integrity_chunk(live_store *s, sqlite3_int64 id, int keys_type, 
     }
     if ((uint64_t)bytes > room) {
         return live_fail(s, SQLITE_CORRUPT_VTAB,
-                         "%s: corrupt chunk %lld in %s_chunks: %lld bytes, more than the %llu "
+                         "%s: corrupt chunk %lld in %s_chunks: %lld bytes, more than the %u "
                          "of its place in filter %lld",
-                         s->table, id, s->table, bytes, (unsigned long long)room, f->id);
+                         s->table, id, s->table, bytes, room, f->id);
     }
     return SQLITE_OK;
 }
@@ -1154,12 +1158,12 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
         uint32_t within = (uint32_t)(body % f->chunk_bytes);
         uint32_t part = f->chunk_bytes - within < n ? f->chunk_bytes - within : n;
         live_chunk *c;
-        uint64_t in_filter = f->view.bytes - FILTER_HEADER_BYTES - index * f->chunk_bytes;
         if (live_chunk_get(s, f, (uint32_t)index, &c) != SQLITE_OK) {
             return 1;
         }
-        if (c->used < in_filter) { /* the chunk's length in the filter, which may have grown */
-            c->used = in_filter < f->chunk_bytes ? (uint32_t)in_filter : f->chunk_bytes;
+        uint32_t length = live_chunk_length(f, index); /* which may have grown with f */
+        if (c->used < length) {
+            c->used = length;
         }
         if (read_into != NULL) {
             if (c->data != NULL) {
