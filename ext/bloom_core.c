@@ -427,7 +427,7 @@ static void bloom_kind_info(const filter_view *f, info_sink *sink) {
 #define BLOOM_KIND(layout, kind_name)                                                              \
     {                                                                                              \
         .id = layout, .name = kind_name, .format_version = BLOOM_FORMAT_VERSION,                   \
-        .key_hash = KEY_HASH_XXH3_128, .count_offset = BLOOM_OFF_KEYS,                             \
+        .key_hash = KEY_HASH_XXH3_128, .count_offset = BLOOM_OFF_KEYS, .count_by_steps = 1,        \
         .validate = bloom_kind_validate, .might_contain = bloom_kind_might_contain,                \
         .write_header = bloom_kind_write_header, .add = bloom_kind_add,                            \
         .compatible = bloom_kind_compatible, .merge = bloom_kind_merge,                            \

@@ -270,6 +270,7 @@ const filter_kind counting_kind = {
     .format_version = COUNTING_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH3_128,
     .count_offset = BLOOM_OFF_KEYS,
+    .count_by_steps = 1,
     .validate = counting_kind_validate,
     .might_contain = counting_kind_might_contain,
     .write_header = counting_kind_write_header,

@@ -253,6 +253,11 @@ static filter_status cuckoo_insert(const cuckoo_header *h, filter_io *io, uint64
     return FILTER_FULL;
 }
 
+/* The kind's count_most: its slots, which its count of keys never passes. */
+static uint64_t cuckoo_kind_count_most(const filter_view *f) {
+    return CUCKOO_SLOTS * cuckoo_header_of(f).buckets;
+}
+
 /* Writes keys, kept at the number of slots, as the filter's count of keys. */
 static filter_status cuckoo_write_keys(const cuckoo_header *h, filter_io *io, uint64_t keys) {
     uint8_t bytes[8];
@@ -413,6 +418,8 @@ const filter_kind cuckoo_kind = {
     .format_version = CUCKOO_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH3_128,
     .count_offset = OFF_KEYS,
+    .count_by_steps = 1,
+    .count_most = cuckoo_kind_count_most,
     .validate = cuckoo_kind_validate,
     .might_contain = cuckoo_kind_might_contain,
     .write_header = cuckoo_kind_write_header,

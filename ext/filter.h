@@ -97,6 +97,14 @@ typedef struct filter_kind {
     ** which the operations keep: a store in chunks keeps it as parts, each with the chunk whose
     ** write added it (live_store.h). 0 in a kind that adds nothing after it is built. */
     uint8_t count_offset;
+    /* 1 when add_io and remove_io change that count by one, up or down, stopped at 0 and at
+    ** count_most, and read it for nothing else: a store in chunks runs them from a count of 1
+    ** and keeps the step, without the count, and stops the sum of the steps where it reads it
+    ** (live_store.c). 0 when an operation needs the count itself. */
+    uint8_t count_by_steps;
+    /* Optional: the most f's count can be (a cuckoo filter's slots), at least 2 for a kind that
+    ** counts by steps. NULL: 2^64 - 1. */
+    uint64_t (*count_most)(const filter_view *f);
     /* Validates the header bytes after the prelude against f->bytes, in O(1), reading no byte
     ** past the header. On failure, returns FILTER_INVALID with the reason in why
     ** (FILTER_WHY_MAX bytes). */
@@ -105,6 +113,11 @@ typedef struct filter_kind {
     ** bounded number of reads, whatever the BLOB's length. FILTER_OK, FILTER_INVALID with why,
     ** or FILTER_IO_FAILED. NULL: validate checks everything. */
     filter_status (*validate_body)(const filter_view *f, filter_io *io, char *why);
+    /* Optional, with validate_body: the count that what the kind keeps past its header holds
+    ** (a scalable filter's stages' keys), into *count, read through io as validate_body reads
+    ** it, which it checks as validate_body does but for the header's count. FILTER_OK,
+    ** FILTER_INVALID with why, or FILTER_IO_FAILED. NULL: only the header holds the count. */
+    filter_status (*count_io)(const filter_view *f, filter_io *io, uint64_t *count, char *why);
     /* Optional: the hash of key in f, for a kind whose keys are hashed otherwise than by the
     ** hash of f's prelude byte alone (key_hash_value). */
     key_hash (*hash_key)(const filter_view *f, const key_value *key);

@@ -16,6 +16,15 @@ enum { LIVE_STORAGE_VERSION = 1 };
 enum { LIVE_CHUNK_BITS = 32 };
 #define LIVE_FILTER_ID_MAX ((sqlite3_int64)0x7fffffff)
 
+/* The count an operation of a kind that counts by steps (count_by_steps) starts from: its
+** step is then the difference, and the filter's count is not needed. */
+#define LIVE_COUNT_FROM ((uint64_t)1)
+
+/* A filter's slots come in blocks of this many, each made when one of its chunks is first
+** cached: what a connection keeps of a filter grows with the chunks it read, not with the
+** filter, so that emptying the cache after another connection's commit costs no more. */
+enum { LIVE_SLOT_BLOCK_BITS = 8, LIVE_SLOT_BLOCK = 1 << LIVE_SLOT_BLOCK_BITS };
+
 /* The cache of chunks: at most this many bytes of chunks. */
 #define LIVE_CACHE_BYTES ((uint64_t)32 << 20)
 
@@ -33,6 +42,7 @@ typedef enum live_statement {
     STMT_FILTER_UPDATE,
     STMT_FILTER_DELETE,
     STMT_DATA_VERSION,
+    STMT_INSTANCE,
     STMT_COUNT
 } live_statement;
 
@@ -54,17 +64,19 @@ static const char *const live_statement_sql[STMT_COUNT] = {
     [STMT_FILTER_UPDATE] = "UPDATE \"%w\".\"%w_filters\" SET header = ?2, bytes = ?3 WHERE id = ?1",
     [STMT_FILTER_DELETE] = "DELETE FROM \"%w\".\"%w_filters\" WHERE id = ?1",
     [STMT_DATA_VERSION] = "PRAGMA \"%w\".data_version",
+    [STMT_INSTANCE] = "SELECT value FROM \"%w\".\"%w_config\" WHERE key = 'instance'",
 };
 
 /* A chunk in the cache, in its filter's slots and in the store's list. */
 typedef struct live_chunk {
     live_filter *filter;
-    uint32_t index;   /* its index in its filter */
-    uint32_t at;      /* its place in the store's list */
-    uint8_t *data;    /* its bytes (its filter's chunk_bytes), or NULL while they are all 0 */
-    uint32_t used;    /* its length: the bytes of its filter in it, which its row holds */
-    uint8_t dirty;    /* changed since it was written */
-    uint8_t in_table; /* it has a row */
+    struct live_slot *slot; /* its slot in its filter's */
+    uint32_t index;         /* its index in its filter */
+    uint32_t at;            /* its place in the store's list */
+    uint8_t *data;          /* its bytes (its filter's chunk_bytes), or NULL while they are all 0 */
+    uint32_t used;          /* its length: the bytes of its filter in it, which its row holds */
+    uint8_t dirty;          /* changed since it was written */
+    uint8_t in_table;       /* it has a row */
 } live_chunk;
 
 /* A filter's chunk as the cache holds it, by its index: what an add or a probe needs, without
@@ -92,6 +104,7 @@ struct live_store {
     sqlite3_stmt *statements[STMT_COUNT];
     /* From %_config. */
     uint32_t chunk_bytes;
+    sqlite3_int64 instance; /* drawn when the table was made (0 in a table made before) */
     live_template template;
     /* The filters, in the order of their ids, while loaded. */
     int loaded;
@@ -234,8 +247,11 @@ int live_store_create(sqlite3 *db, const char *schema, const char *table,
     int rc = live_exec(db, schema, table, tables, sizeof tables / sizeof tables[0], error);
     sqlite3_stmt *stmt = NULL;
     char *sql = sqlite3_mprintf("INSERT INTO \"%w\".\"%w_config\" VALUES ('version', ?1), "
-                                "('chunk_bytes', ?2), ('template', ?3), ('template_bytes', ?4)",
+                                "('chunk_bytes', ?2), ('template', ?3), ('template_bytes', ?4), "
+                                "('instance', ?5)",
                                 schema, table);
+    sqlite3_int64 instance;
+    sqlite3_randomness(sizeof instance, &instance);
     if (rc == SQLITE_OK && sql == NULL) {
         rc = SQLITE_NOMEM;
     }
@@ -249,6 +265,7 @@ int live_store_create(sqlite3 *db, const char *schema, const char *table,
             sqlite3_bind_blob64(stmt, 3, template->head, template->head_bytes, SQLITE_STATIC);
             sqlite3_bind_int64(stmt, 4, (sqlite3_int64) template->bytes);
         }
+        sqlite3_bind_int64(stmt, 5, instance);
         rc = sqlite3_step(stmt) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
         if (rc != SQLITE_OK && error != NULL && *error == NULL) {
             *error = sqlite3_mprintf("%s", sqlite3_errmsg(db));
@@ -290,6 +307,8 @@ static int live_store_read_config(live_store *s) {
             s->template.head_bytes = (uint64_t)bytes;
         } else if (strcmp(key, "template_bytes") == 0) {
             s->template.bytes = (uint64_t)sqlite3_column_int64(stmt, 1);
+        } else if (strcmp(key, "instance") == 0) {
+            s->instance = sqlite3_column_int64(stmt, 1);
         }
     }
     sqlite3_finalize(stmt);
@@ -419,12 +438,19 @@ static uint32_t live_chunk_length(const live_filter *f, uint64_t index) {
     return in_filter < f->chunk_bytes ? (uint32_t)in_filter : f->chunk_bytes;
 }
 
+/* The slot of f's chunk index, NULL when no chunk of its block was cached. */
+static live_slot *live_slot_of(const live_filter *f, uint64_t index) {
+    live_slot *block =
+        index < f->chunk_slots ? f->slot_blocks[index >> LIVE_SLOT_BLOCK_BITS] : NULL;
+    return block != NULL ? block + (index & (LIVE_SLOT_BLOCK - 1)) : NULL;
+}
+
 /* Drops c from the cache, what it did not write with it. */
 static void live_chunk_free(live_store *s, live_chunk *c) {
     live_chunk *last = s->cached[--s->cached_count];
     s->cached[c->at] = last;
     last->at = c->at;
-    memset(&c->filter->slots[c->index], 0, sizeof(live_slot));
+    memset(c->slot, 0, sizeof *c->slot);
     c->filter->chunks_cached--;
     s->cached_bytes -= c->data != NULL ? c->filter->chunk_bytes : 0;
     sqlite3_free(c->data);
@@ -436,7 +462,7 @@ static void live_chunk_free(live_store *s, live_chunk *c) {
 static sqlite3_stmt *live_chunk_bind(live_store *s, live_statement name, live_chunk *c) {
     sqlite3_stmt *stmt = live_prepared(s, name);
     sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
-    sqlite3_bind_int64(stmt, 2, c->filter->slots[c->index].keys);
+    sqlite3_bind_int64(stmt, 2, c->slot->keys);
     if (c->data != NULL) {
         sqlite3_bind_blob(stmt, 3, c->data, (int)c->used, SQLITE_STATIC);
     } else {
@@ -452,10 +478,10 @@ static int live_chunk_write(live_store *s, live_chunk *c) {
         zeros = c->used == 0 || (c->data[0] == 0 && memcmp(c->data, c->data + 1, c->used - 1) == 0);
     }
     int rc;
-    if (zeros && c->filter->slots[c->index].keys == 0) {
+    if (zeros && c->slot->keys == 0) {
         if (!c->in_table) {
             c->dirty = 0;
-            c->filter->slots[c->index].ready = 0;
+            c->slot->ready = 0;
             return SQLITE_OK;
         }
         sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_DELETE);
@@ -477,7 +503,7 @@ static int live_chunk_write(live_store *s, live_chunk *c) {
         c->in_table = rc == SQLITE_OK ? 1 : c->in_table;
     }
     c->dirty = rc == SQLITE_OK ? 0 : c->dirty;
-    c->filter->slots[c->index].ready = c->dirty;
+    c->slot->ready = c->dirty;
     return rc;
 }
 
@@ -487,8 +513,8 @@ static int live_cache_make_room(live_store *s, uint64_t bytes) {
     while (s->cached_count > 0 && s->cached_bytes + bytes > LIVE_CACHE_BYTES) {
         s->hand = s->hand < s->cached_count ? s->hand : 0;
         live_chunk *c = s->cached[s->hand];
-        if (c->filter->slots[c->index].recent) {
-            c->filter->slots[c->index].recent = 0;
+        if (c->slot->recent) {
+            c->slot->recent = 0;
             s->hand++;
             continue;
         }
@@ -523,17 +549,29 @@ static int live_chunk_mark_dirty(live_store *s, live_chunk *c) {
     return SQLITE_OK;
 }
 
-/* Makes room in f's array of chunks, and in the store's list, for its chunk index. */
+/* Makes f's slot of its chunk index, and room in the store's list for the chunk. */
 static int live_chunk_room(live_store *s, live_filter *f, uint32_t index) {
+    uint32_t block = index >> LIVE_SLOT_BLOCK_BITS;
     if (index >= f->chunk_slots) {
-        uint32_t slots = live_chunk_count(f) > index ? live_chunk_count(f) : index + 1;
-        live_slot *grown = sqlite3_realloc64(f->slots, slots * sizeof *grown);
+        uint32_t chunks = live_chunk_count(f) > index ? live_chunk_count(f) : index + 1;
+        uint32_t blocks =
+            (uint32_t)(((uint64_t)chunks + LIVE_SLOT_BLOCK - 1) >> LIVE_SLOT_BLOCK_BITS);
+        uint32_t before = f->chunk_slots >> LIVE_SLOT_BLOCK_BITS;
+        live_slot **grown = sqlite3_realloc64(f->slot_blocks, blocks * sizeof *grown);
         if (grown == NULL) {
             return SQLITE_NOMEM;
         }
-        memset(grown + f->chunk_slots, 0, (slots - f->chunk_slots) * sizeof *grown);
-        f->slots = grown;
-        f->chunk_slots = slots;
+        memset(grown + before, 0, (blocks - before) * sizeof *grown);
+        f->slot_blocks = grown;
+        f->chunk_slots = blocks << LIVE_SLOT_BLOCK_BITS;
+    }
+    if (f->slot_blocks[block] == NULL) {
+        live_slot *slots = sqlite3_malloc64(LIVE_SLOT_BLOCK * sizeof *slots);
+        if (slots == NULL) {
+            return SQLITE_NOMEM;
+        }
+        memset(slots, 0, LIVE_SLOT_BLOCK * sizeof *slots);
+        f->slot_blocks[block] = slots;
     }
     if (s->cached_count == s->cached_capacity) {
         uint32_t capacity = s->cached_capacity == 0 ? 64 : s->cached_capacity * 2;
@@ -555,7 +593,7 @@ static int live_chunk_read(live_store *s, live_chunk *c) {
     int step = sqlite3_step(stmt);
     if (step == SQLITE_ROW) {
         int bytes = sqlite3_column_bytes(stmt, 1);
-        c->filter->slots[c->index].keys = sqlite3_column_int64(stmt, 0);
+        c->slot->keys = sqlite3_column_int64(stmt, 0);
         c->in_table = 1;
         c->used = (uint32_t)bytes;
         if (bytes > (int)room) {
@@ -579,9 +617,10 @@ static int live_chunk_read(live_store *s, live_chunk *c) {
 /* f's chunk index from the cache, read from its row if need be, into *out (valid until the
 ** cache next changes). */
 static int live_chunk_get(live_store *s, live_filter *f, uint32_t index, live_chunk **out) {
-    if (index < f->chunk_slots && f->slots[index].chunk != NULL) {
-        *out = f->slots[index].chunk;
-        f->slots[index].recent = 1;
+    live_slot *slot = live_slot_of(f, index);
+    if (slot != NULL && slot->chunk != NULL) {
+        *out = slot->chunk;
+        slot->recent = 1;
         return SQLITE_OK;
     }
     int rc = live_cache_make_room(s, f->chunk_bytes);
@@ -594,9 +633,10 @@ static int live_chunk_get(live_store *s, live_filter *f, uint32_t index, live_ch
     }
     memset(c, 0, sizeof *c);
     c->filter = f;
+    c->slot = live_slot_of(f, index);
     c->index = index;
     if ((rc = live_chunk_read(s, c)) != SQLITE_OK) {
-        f->slots[index].keys = 0;
+        c->slot->keys = 0;
         sqlite3_free(c->data);
         sqlite3_free(c);
         return rc;
@@ -604,9 +644,9 @@ static int live_chunk_get(live_store *s, live_filter *f, uint32_t index, live_ch
     c->at = s->cached_count;
     s->cached[s->cached_count++] = c;
     s->cached_bytes += c->data != NULL ? f->chunk_bytes : 0;
-    f->slots[index].chunk = c;
-    f->slots[index].bytes = c->data;
-    f->slots[index].recent = 1;
+    c->slot->chunk = c;
+    c->slot->bytes = c->data;
+    c->slot->recent = 1;
     f->chunks_cached++;
     *out = c;
     return SQLITE_OK;
@@ -623,8 +663,9 @@ static void live_cache_clear(live_store *s) {
 /* Drops f's chunks from the cache. */
 static void live_cache_forget(live_store *s, live_filter *f) {
     for (uint32_t i = 0; i < f->chunk_slots; i++) {
-        if (f->slots[i].chunk != NULL) {
-            live_chunk_free(s, f->slots[i].chunk);
+        const live_slot *slot = live_slot_of(f, i);
+        if (slot != NULL && slot->chunk != NULL) {
+            live_chunk_free(s, slot->chunk);
         }
     }
 }
@@ -634,7 +675,10 @@ static void live_cache_forget(live_store *s, live_filter *f) {
 /* Frees f. */
 static void live_filter_free(live_filter *f) {
     if (f != NULL) {
-        sqlite3_free(f->slots);
+        for (uint32_t b = 0; b < f->chunk_slots >> LIVE_SLOT_BLOCK_BITS; b++) {
+            sqlite3_free(f->slot_blocks[b]);
+        }
+        sqlite3_free(f->slot_blocks);
         sqlite3_free(f->name);
         sqlite3_free(f);
     }
@@ -728,8 +772,20 @@ static int live_filters_append(live_store *s, live_filter *f) {
     return SQLITE_OK;
 }
 
-int live_filter_open(live_filter *f) {
+/* The result of a check of f that answered status (why its reason): SQLITE_OK, the store's
+** error of a read, or SQLITE_CORRUPT_VTAB naming f. */
+static int live_filter_checked(live_filter *f, filter_status status, const char *why) {
     live_store *s = f->store;
+    if (status == FILTER_IO_FAILED) {
+        return s->error != NULL ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+    return status == FILTER_OK
+               ? SQLITE_OK
+               : live_fail(s, SQLITE_CORRUPT_VTAB, "%s: corrupt filter %lld in %s_filters: %s",
+                           s->table, f->id, s->table, why);
+}
+
+int live_filter_open(live_filter *f) {
     char why[FILTER_WHY_MAX];
     if (f->body_checked || f->view.kind->validate_body == NULL) {
         return SQLITE_OK;
@@ -739,15 +795,9 @@ int live_filter_open(live_filter *f) {
         return rc;
     }
     filter_io io = live_filter_io(f);
-    filter_status status = f->view.kind->validate_body(&f->view, &io, why);
-    if (status == FILTER_IO_FAILED) {
-        return s->error != NULL ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
-    f->body_checked = status == FILTER_OK;
-    return status == FILTER_OK
-               ? SQLITE_OK
-               : live_fail(s, SQLITE_CORRUPT_VTAB, "%s: corrupt filter %lld in %s_filters: %s",
-                           s->table, f->id, s->table, why);
+    rc = live_filter_checked(f, f->view.kind->validate_body(&f->view, &io, why), why);
+    f->body_checked = rc == SQLITE_OK;
+    return rc;
 }
 
 int live_store_load(live_store *s) {
@@ -976,9 +1026,9 @@ int live_store_flush(live_store *s) {
     for (uint32_t i = 0; rc == SQLITE_OK && i < s->dirty_count; i++) {
         live_filter *f = live_store_filter_at(s, live_store_position(s, s->dirty[i].filter));
         uint32_t index = s->dirty[i].index;
-        live_chunk *c = f != NULL && f->id == s->dirty[i].filter && index < f->chunk_slots
-                            ? f->slots[index].chunk
-                            : NULL;
+        const live_slot *slot =
+            f != NULL && f->id == s->dirty[i].filter ? live_slot_of(f, index) : NULL;
+        live_chunk *c = slot != NULL ? slot->chunk : NULL;
         if (c != NULL && c->dirty) {
             rc = live_chunk_write(s, c);
         }
@@ -997,11 +1047,68 @@ void live_store_discard(live_store *s) {
     live_filters_clear(s);
 }
 
+int live_store_has_changes(const live_store *s) {
+    return s->dirty_count > 0 || s->headers_changed;
+}
+
+int live_store_forsaken(live_store *s, int *forsaken) {
+    sqlite3_stmt *stmt = live_prepared(s, STMT_INSTANCE);
+    int step = sqlite3_step(stmt); /* SQLITE_ERROR: its tables are gone */
+    *forsaken = step == SQLITE_ERROR || step == SQLITE_DONE ||
+                (step == SQLITE_ROW && sqlite3_column_int64(stmt, 0) != s->instance);
+    if (*forsaken) {
+        sqlite3_reset(stmt);
+        live_filters_clear(s);
+        return SQLITE_OK;
+    }
+    return live_statement_done(s, stmt, step);
+}
+
 void live_store_committed(live_store *s) {
     unsigned int file;
     if (sqlite3_file_control(s->db, s->schema, SQLITE_FCNTL_DATA_VERSION, &file) == SQLITE_OK) {
         s->file_version = file;
     }
+}
+
+/* ---- Counts ---- */
+
+/* Adds a chunk's part of a count to *parts, their sum, which stops at the ends of 64 bits. */
+static void live_parts_add(sqlite3_int64 *parts, sqlite3_int64 part) {
+    if (part > 0 && *parts > INT64_MAX - part) {
+        *parts = INT64_MAX;
+    } else if (part < 0 && *parts < INT64_MIN - part) {
+        *parts = INT64_MIN;
+    } else {
+        *parts += part;
+    }
+}
+
+/* f's count: its base plus the sum of its chunks' parts, stopped at 0 and at its kind's most
+** (count_most; 2^64 - 1). */
+static uint64_t live_count_total(const live_filter *f, sqlite3_int64 parts) {
+    uint64_t below = parts < 0 ? (uint64_t)(-(parts + 1)) + 1 : 0; /* -parts, INT64_MIN too */
+    uint64_t most =
+        f->view.kind->count_most != NULL ? f->view.kind->count_most(&f->view) : UINT64_MAX;
+    uint64_t total = parts >= 0        ? filter_add_counts(f->base, (uint64_t)parts)
+                     : f->base > below ? f->base - below
+                                       : 0;
+    return total < most ? total : most;
+}
+
+/* f's count from its parts: its base and every chunk row's keys, into *count. */
+static int live_filter_count_parts(live_filter *f, uint64_t *count) {
+    live_store *s = f->store;
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_KEYS);
+    int step;
+    sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));
+    sqlite3_bind_int64(stmt, 2, live_last_chunk(f->id));
+    sqlite3_int64 parts = 0;
+    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+        live_parts_add(&parts, sqlite3_column_int64(stmt, 0));
+    }
+    *count = live_count_total(f, parts);
+    return live_statement_done(s, stmt, step);
 }
 
 /* ---- Integrity ---- */
@@ -1080,6 +1187,24 @@ static int live_integrity_chunks(live_store *s) {
     return rc;
 }
 
+/* Checks that the parts of the count of f, whose kind's body holds its count (count_io), add up
+** to it. SQLITE_CORRUPT_VTAB with the error set when they do not. */
+static int live_integrity_parts(live_filter *f) {
+    uint64_t parts, count = le_load64(f->header + f->view.kind->count_offset);
+    if (f->view.kind->count_io == NULL) {
+        return SQLITE_OK;
+    }
+    int rc = live_filter_count_parts(f, &parts);
+    if (rc != SQLITE_OK || parts == count) {
+        return rc;
+    }
+    return live_fail(f->store, SQLITE_CORRUPT_VTAB,
+                     "%s: corrupt filter %lld in %s_filters: %llu keys added, but its stages "
+                     "hold %llu",
+                     f->store->table, f->id, f->store->table, (unsigned long long)parts,
+                     (unsigned long long)count);
+}
+
 int live_store_integrity(live_store *s, int quick, char **report) {
     *report = NULL;
     int rc = live_store_check(s);
@@ -1098,6 +1223,9 @@ int live_store_integrity(live_store *s, int quick, char **report) {
     for (size_t i = 0; rc == SQLITE_OK && !quick && i < s->filter_count; i++) {
         s->filters[i]->body_checked = 0; /* checked again, as its rows are now */
         rc = live_filter_open(s->filters[i]);
+        if (rc == SQLITE_OK && s->dirty_count == 0 && !s->headers_changed) {
+            rc = live_integrity_parts(s->filters[i]);
+        }
     }
     if (rc == SQLITE_CORRUPT_VTAB) {
         *report = live_store_take_error(s);
@@ -1178,7 +1306,7 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
                     return 1;
                 }
                 memset(c->data, 0, f->chunk_bytes);
-                f->slots[index].bytes = c->data;
+                c->slot->bytes = c->data;
                 s->cached_bytes += f->chunk_bytes;
             }
             if (live_chunk_mark_dirty(s, c) != SQLITE_OK ||
@@ -1186,7 +1314,7 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
                 return 1;
             }
             memcpy(c->data + within, write_from, part);
-            f->slots[index].ready = 1;
+            c->slot->ready = 1;
             s->op_wrote = 1;
             s->op_index = (uint32_t)index;
             write_from += part;
@@ -1201,10 +1329,11 @@ static int live_io_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) 
     live_filter *f = state;
     uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
     uint32_t within = (uint32_t)(body % f->chunk_bytes);
+    live_slot *slot = live_slot_of(f, index);
     if (offset >= FILTER_HEADER_BYTES && within + n <= f->chunk_bytes &&
-        offset + n <= f->view.bytes && index < f->chunk_slots && f->slots[index].chunk != NULL) {
-        const uint8_t *bytes = f->slots[index].bytes; /* a read of a line, from the cache */
-        f->slots[index].recent = 1;
+        offset + n <= f->view.bytes && slot != NULL && slot->chunk != NULL) {
+        const uint8_t *bytes = slot->bytes; /* a read of a line, from the cache */
+        slot->recent = 1;
         if (bytes != NULL) {
             memcpy(buf, bytes + within, n);
         } else {
@@ -1219,11 +1348,11 @@ static int live_io_write(void *state, uint64_t offset, const uint8_t *buf, uint3
     live_filter *f = state;
     uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
     uint32_t within = (uint32_t)(body % f->chunk_bytes);
+    live_slot *slot = live_slot_of(f, index);
     if (offset >= FILTER_HEADER_BYTES && within + n <= f->chunk_bytes &&
-        offset + n <= f->view.bytes && index < f->chunk_slots && f->slots[index].ready &&
-        !f->store->undo_on) {
-        memcpy(f->slots[index].bytes + within, buf, n); /* a chunk already changed */
-        f->slots[index].recent = 1;
+        offset + n <= f->view.bytes && slot != NULL && slot->ready && !f->store->undo_on) {
+        memcpy(slot->bytes + within, buf, n); /* a chunk already changed */
+        slot->recent = 1;
         f->store->op_wrote = 1;
         f->store->op_index = (uint32_t)index;
         return 0;
@@ -1245,13 +1374,14 @@ static int live_prefetch_read(void *state, uint64_t offset, uint8_t *buf, uint32
     }
     uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
     uint32_t within = (uint32_t)(body % f->chunk_bytes);
-    if (offset + n <= f->view.bytes && index < f->chunk_slots && f->slots[index].chunk != NULL &&
-        f->slots[index].bytes != NULL && n > 0) {
+    const live_slot *slot = live_slot_of(f, index);
+    if (offset + n <= f->view.bytes && slot != NULL && slot->chunk != NULL && slot->bytes != NULL &&
+        n > 0) {
         /* Its first and last byte: a chunk's bytes are not aligned to the CPU's lines, so a
         ** line of the filter lies across two of them. */
-        __builtin_prefetch(f->slots[index].bytes + within);
+        __builtin_prefetch(slot->bytes + within);
         if (within + n <= f->chunk_bytes) {
-            __builtin_prefetch(f->slots[index].bytes + within + n - 1);
+            __builtin_prefetch(slot->bytes + within + n - 1);
         }
     }
     memset(buf, 0xff, n);
@@ -1276,21 +1406,20 @@ void live_filter_prefetch(live_filter *f, const key_hash *keys, int count) {
 }
 
 int live_filter_count(live_filter *f) {
-    live_store *s = f->store;
+    char why[FILTER_WHY_MAX];
+    uint64_t count = 0;
+    int rc = SQLITE_OK;
     if (f->count_known) {
         return SQLITE_OK;
     }
-    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_KEYS);
-    int rc, step;
-    sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));
-    sqlite3_bind_int64(stmt, 2, live_last_chunk(f->id));
-    uint64_t parts = 0; /* the parts wrap around 2^64 as the count did */
-    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-        parts += (uint64_t)sqlite3_column_int64(stmt, 0);
+    if (f->view.kind->count_io != NULL) { /* the body's own count: a few reads */
+        filter_io io = live_filter_io(f);
+        rc = live_filter_checked(f, f->view.kind->count_io(&f->view, &io, &count, why), why);
+    } else {
+        rc = live_filter_count_parts(f, &count);
     }
-    rc = live_statement_done(s, stmt, step);
     if (rc == SQLITE_OK) {
-        le_store64(f->header + f->view.kind->count_offset, f->base + parts);
+        le_store64(f->header + f->view.kind->count_offset, count);
         f->count_known = 1;
     }
     return rc;
@@ -1322,7 +1451,10 @@ int live_op_undo(live_filter *f) {
 
 int live_op_begin(live_filter *f) {
     int rc = live_filter_open(f);
-    if (rc == SQLITE_OK) {
+    if (f->view.kind->count_by_steps) {
+        le_store64(f->header + f->view.kind->count_offset, LIVE_COUNT_FROM); /* not read */
+        f->count_known = 0;
+    } else if (rc == SQLITE_OK) {
         rc = live_filter_count(f);
     }
     f->store->op_count = live_header_count(f, f->header);
@@ -1344,13 +1476,14 @@ void live_op_end(live_filter *f) {
     if (delta == 0) {
         return;
     }
-    if (s->op_wrote && f->slots[s->op_index].ready) {
-        f->slots[s->op_index].keys += delta; /* a chunk already changed */
+    live_slot *slot = s->op_wrote ? live_slot_of(f, s->op_index) : NULL;
+    if (slot != NULL && slot->ready) {
+        slot->keys += delta; /* a chunk already changed */
         return;
     }
     if (s->op_wrote && live_chunk_get(s, f, s->op_index, &c) == SQLITE_OK &&
         live_chunk_mark_dirty(s, c) == SQLITE_OK) {
-        c->filter->slots[c->index].keys += delta;
+        c->slot->keys += delta;
         return;
     }
     f->base += (uint64_t)delta; /* no chunk written (or it cannot be had): the header's part */
@@ -1360,14 +1493,18 @@ void live_op_end(live_filter *f) {
 void live_filter_lengthen(live_filter *f, uint64_t bytes) {
     f->view.bytes = bytes;
     for (uint32_t i = 0; i < f->chunk_slots; i++) {
-        f->slots[i].ready = 0; /* a chunk's length in the filter may have grown */
+        live_slot *slot = live_slot_of(f, i);
+        if (slot != NULL) {
+            slot->ready = 0; /* a chunk's length in the filter may have grown */
+        }
     }
 }
 
 int live_filter_snapshot(live_filter *f, uint8_t **out) {
     live_store *s = f->store;
     sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_SCAN);
-    uint64_t bytes = f->view.bytes, parts = 0;
+    uint64_t bytes = f->view.bytes;
+    sqlite3_int64 parts = 0;
     uint8_t *blob = sqlite3_malloc64(bytes);
     int rc, step;
     *out = NULL;
@@ -1385,7 +1522,8 @@ int live_filter_snapshot(live_filter *f, uint8_t **out) {
             FILTER_HEADER_BYTES + (uint64_t)(id - live_first_chunk(f->id)) * f->chunk_bytes;
         int length = sqlite3_column_bytes(stmt, 2);
         uint64_t index = (uint64_t)(id - live_first_chunk(f->id));
-        if (index < f->chunk_slots && f->slots[index].chunk != NULL) {
+        const live_slot *slot = live_slot_of(f, index);
+        if (slot != NULL && slot->chunk != NULL) {
             continue; /* the cache's is newer */
         }
         if (length > (int)f->chunk_bytes || at + (uint64_t)length > bytes) {
@@ -1397,12 +1535,13 @@ int live_filter_snapshot(live_filter *f, uint8_t **out) {
         memset(blob + written, 0, (size_t)(at - written)); /* chunks without rows: zeros */
         memcpy(blob + at, sqlite3_column_blob(stmt, 2), (size_t)length);
         written = at + (uint64_t)length;
-        parts += (uint64_t)sqlite3_column_int64(stmt, 1);
+        live_parts_add(&parts, sqlite3_column_int64(stmt, 1));
     }
     rc = live_statement_done(s, stmt, step);
     memset(blob + written, 0, (size_t)(bytes - written));
     for (uint32_t i = 0; rc == SQLITE_OK && i < f->chunk_slots; i++) {
-        const live_chunk *c = f->slots[i].chunk;
+        const live_slot *slot = live_slot_of(f, i);
+        const live_chunk *c = slot != NULL ? slot->chunk : NULL;
         uint64_t at = FILTER_HEADER_BYTES + (uint64_t)i * f->chunk_bytes;
         if (c == NULL || at >= bytes) {
             continue;
@@ -1411,14 +1550,21 @@ int live_filter_snapshot(live_filter *f, uint8_t **out) {
         if (c->data != NULL) {
             memcpy(blob + at, c->data, (size_t)length);
         }
-        parts += (uint64_t)c->filter->slots[c->index].keys;
+        live_parts_add(&parts, c->slot->keys);
     }
     if (rc != SQLITE_OK) {
         sqlite3_free(blob);
         return rc;
     }
     memcpy(blob, f->header, FILTER_HEADER_BYTES);
-    le_store64(blob + f->view.kind->count_offset, f->base + parts);
+    le_store64(blob + f->view.kind->count_offset, live_count_total(f, parts));
+    char why[FILTER_WHY_MAX];
+    filter_view view; /* the count of the parts, as the body has it (a scalable filter's stages) */
+    rc = live_filter_checked(f, filter_open(blob, bytes, &view, why), why);
+    if (rc != SQLITE_OK) {
+        sqlite3_free(blob);
+        return rc;
+    }
     *out = blob;
     return SQLITE_OK;
 }

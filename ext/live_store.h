@@ -15,7 +15,9 @@
 **              part of the count that the writes to the chunk added
 **
 ** A filter's count is its header's plus the keys of its chunks: an add
-** writes the row of the chunk it changed and no other. The store keeps the
+** writes the row of the chunk it changed and no other. A kind that counts
+** by steps (count_by_steps) adds and removes without the count, which only
+** a snapshot then sums; another kind's first operation sums it. The store keeps the
 ** chunks it read, and the writes of a transaction until xSync, xSavepoint or
 ** xRelease (live_store_flush) or xRollback and xRollbackTo
 ** (live_store_discard); what another connection commits empties it.
@@ -43,8 +45,9 @@ typedef struct live_filter {
     int body_checked; /* what it keeps past its header validated (live_filter_open) */
     filter_view view; /* of header; bytes the filter's length */
     struct live_store *store;
-    struct live_slot *slots; /* by chunk index, what the cache holds of each chunk */
-    uint32_t chunk_slots;
+    /* By chunk index, what the cache holds of each chunk: blocks of slots, made as needed. */
+    struct live_slot **slot_blocks;
+    uint32_t chunk_slots;   /* the slots the blocks' array covers */
     uint32_t chunks_cached; /* how many */
 } live_filter;
 
@@ -91,6 +94,14 @@ int live_store_flush(live_store *s);
 
 /* Drops what the transaction changed and every cache (xRollback, xRollbackTo). */
 void live_store_discard(live_store *s);
+
+/* Whether the store holds changes it has not written. */
+int live_store_has_changes(const live_store *s);
+
+/* Whether the shadow tables are no longer those the store was opened on, into *forsaken: gone,
+** or another table's (their %_config's instance is not the store's), as after a ROLLBACK TO
+** that undid the making of its table. Then what the store held is dropped. */
+int live_store_forsaken(live_store *s, int *forsaken);
 
 /* Notes the store's own commit, after which its caches stay good (xCommit). */
 void live_store_committed(live_store *s);

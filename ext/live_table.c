@@ -92,9 +92,11 @@ typedef struct live_table {
     live_filter *batch_filter;
     key_hash batch[LIVE_BATCH_KEYS];
     int batch_count;
-    int keys_lost;        /* an add failed halfway: the transaction lost keys, cannot commit */
-    int busy;             /* in a call of the module (live_enter) */
-    int rollback_pending; /* 2: xRollback, 1: xRollbackTo, within a call, done as it ends */
+    int keys_lost;           /* an add failed halfway: the transaction lost keys, cannot commit */
+    int made_in_transaction; /* by xCreate in the open transaction (live_before_writing) */
+    int forsaken;            /* its rows gone with a ROLLBACK TO that undid its making */
+    int busy;                /* in a call of the module (live_enter) */
+    int rollback_pending;    /* 2: xRollback, 1: xRollbackTo, within a call, done as it ends */
 } live_table;
 
 /* A cursor. */
@@ -455,6 +457,7 @@ static int live_open(sqlite3 *db, int argc, const char *const *argv, sqlite3_vta
     }
     if (rc == SQLITE_OK) {
         rc = live_store_open(db, argv[1], argv[2], &t->store, error);
+        t->made_in_transaction = create && !sqlite3_get_autocommit(db);
     }
     if (rc == SQLITE_OK) {
         rc = sqlite3_declare_vtab(db, live_declaration);
@@ -1210,6 +1213,7 @@ static int live_sync_call(sqlite3_vtab *vtab) {
 
 static int live_commit(sqlite3_vtab *vtab) {
     live_table *t = (live_table *)vtab;
+    t->made_in_transaction = 0;
     live_store_committed(t->store);
     t->writing = 0;
     live_tokens_clear(t);
@@ -1222,6 +1226,7 @@ static void live_roll_back(live_table *t, int pending) {
     live_store_discard(t->store);
     if (pending == 2) {
         t->keys_lost = 0;
+        t->made_in_transaction = 0;
         t->writing = 0;
         live_tokens_clear(t);
     }
@@ -1319,25 +1324,48 @@ static int live_begin(sqlite3_vtab *vtab) {
     return live_leave(t, rc != SQLITE_OK ? rc : live_begin_call(vtab));
 }
 
+/* What a call that writes the transaction's changes does first. A table made in the open
+** transaction may have had its making undone by a ROLLBACK TO, which SQLite tells a table it
+** made since the savepoint began no more than a table it dropped (no xRollbackTo), and keeps
+** calling it: if it has changes to write and its rows are gone or another table's, what it
+** held is dropped and it writes nothing more (t->forsaken). Then the keys waiting are added. */
+static int live_before_writing(live_table *t) {
+    int rc = SQLITE_OK;
+    if (t->made_in_transaction && !t->forsaken &&
+        (t->batch_count > 0 || live_store_has_changes(t->store))) {
+        rc = live_store_forsaken(t->store, &t->forsaken);
+        if (t->forsaken) {
+            t->batch_count = 0;
+            t->keys_lost = 0;
+            live_tokens_clear(t);
+        }
+    }
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
+    return t->forsaken ? SQLITE_OK : live_batch_drain(t);
+}
+
 static int live_sync(sqlite3_vtab *vtab) {
     live_table *t = (live_table *)vtab;
     live_enter(t);
-    int rc = live_batch_drain(t);
-    return live_leave(t, rc != SQLITE_OK ? rc : live_sync_call(vtab));
+    int rc = live_before_writing(t);
+    return live_leave(t, rc != SQLITE_OK || t->forsaken ? rc : live_sync_call(vtab));
 }
 
 static int live_savepoint(sqlite3_vtab *vtab, int savepoint) {
     live_table *t = (live_table *)vtab;
     live_enter(t);
-    int rc = live_batch_drain(t);
-    return live_leave(t, rc != SQLITE_OK ? rc : live_savepoint_call(vtab, savepoint));
+    int rc = live_before_writing(t);
+    return live_leave(t,
+                      rc != SQLITE_OK || t->forsaken ? rc : live_savepoint_call(vtab, savepoint));
 }
 
 static int live_release(sqlite3_vtab *vtab, int savepoint) {
     live_table *t = (live_table *)vtab;
     live_enter(t);
-    int rc = live_batch_drain(t);
-    return live_leave(t, rc != SQLITE_OK ? rc : live_release_call(vtab, savepoint));
+    int rc = live_before_writing(t);
+    return live_leave(t, rc != SQLITE_OK || t->forsaken ? rc : live_release_call(vtab, savepoint));
 }
 
 static int live_rename_call(sqlite3_vtab *vtab, const char *new_name) {

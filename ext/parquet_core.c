@@ -755,6 +755,7 @@ const filter_kind parquet_kind = {
     .format_version = PARQUET_FORMAT_VERSION,
     .key_hash = KEY_HASH_XXH64_PARQUET,
     .count_offset = OFF_KEYS,
+    .count_by_steps = 1,
     .validate = parquet_kind_validate,
     .hash_key = parquet_kind_hash_key,
     .might_contain = parquet_kind_might_contain,

@@ -184,9 +184,10 @@ static filter_status scalable_validate_stage(const filter_view *f, const scalabl
     return FILTER_OK;
 }
 
-/* The kind's validate_body: each stage's header, read one after the other (at most
-** SCALABLE_STAGES_MAX reads), the stages filling the BLOB and their keys adding up. */
-static filter_status scalable_kind_validate_body(const filter_view *f, filter_io *io, char *why) {
+/* The kind's count_io: each stage's header, read one after the other (at most
+** SCALABLE_STAGES_MAX reads), and the stages filling the BLOB; their keys into *count. */
+static filter_status scalable_kind_count_io(const filter_view *f, filter_io *io, uint64_t *count,
+                                            char *why) {
     scalable_header h = scalable_header_of(f);
     uint64_t offset = FILTER_HEADER_BYTES, keys = 0, stage_bytes = 0;
     for (int i = 0; i < h.stages; i++) {
@@ -219,6 +220,18 @@ static filter_status scalable_kind_validate_body(const filter_view *f, filter_io
                               "corrupt filter: the stages end at byte %llu, the BLOB has "
                               "%llu",
                               (unsigned long long)offset, (unsigned long long)f->bytes);
+    }
+    *count = keys;
+    return FILTER_OK;
+}
+
+/* The kind's validate_body: count_io's checks, and the stages' keys adding up to the count. */
+static filter_status scalable_kind_validate_body(const filter_view *f, filter_io *io, char *why) {
+    scalable_header h = scalable_header_of(f);
+    uint64_t keys;
+    filter_status status = scalable_kind_count_io(f, io, &keys, why);
+    if (status != FILTER_OK) {
+        return status;
     }
     if (keys != h.keys) {
         return filter_invalid(why, "corrupt filter: %llu keys added, but its stages hold %llu",
@@ -505,6 +518,7 @@ const filter_kind scalable_kind = {
     .count_offset = OFF_KEYS,
     .validate = scalable_kind_validate,
     .validate_body = scalable_kind_validate_body,
+    .count_io = scalable_kind_count_io,
     .might_contain = scalable_kind_might_contain,
     .write_header = scalable_kind_write_header,
     .add = scalable_kind_add,

@@ -2541,6 +2541,40 @@ static double timed_blob_read(bench *lb, const char *sql) {
     return sum == UINT64_MAX ? 0 : seconds;
 }
 
+/* Inserts of new keys into bulk, and of names into plain, by lb's connection and a second one in
+** turns, one a transaction, so that each finds the other's commit (which empties its caches):
+** the seconds an insert took, runs times, into seconds[0] (bulk) and seconds[1] (plain). */
+static void live_inserts_in_turns(bench *lb, const char *path, int runs, int inserts,
+                                  double seconds[2][LIVE_RUNS_MAX]) {
+    static const char *const sql[2] = {"INSERT INTO bulk(key) VALUES (?1)",
+                                       "INSERT INTO plain(name) VALUES (?1)"};
+    bench other = *lb;
+    other.db = open_live(lb, path);
+    exec(&other, "PRAGMA synchronous=NORMAL");
+    sqlite3_stmt *insert[2][2];
+    for (int t = 0; t < 2; t++) {
+        insert[t][0] = prepare(lb, sql[t]);
+        insert[t][1] = prepare(&other, sql[t]);
+    }
+    sqlite3_int64 name = 0;
+    for (int r = 0; r < runs; r++) {
+        for (int t = 0; t < 2; t++) {
+            double start = now();
+            for (int i = 0; i < inserts; i++) {
+                char text[32];
+                snprintf(text, sizeof text, "turn-%lld", (long long)++name);
+                step_all(i % 2 ? &other : lb, insert[t][i % 2], text);
+            }
+            seconds[t][r] = (now() - start) / inserts;
+        }
+    }
+    for (int t = 0; t < 2; t++) {
+        sqlite3_finalize(insert[t][0]);
+        sqlite3_finalize(insert[t][1]);
+    }
+    sqlite3_close(other.db);
+}
+
 /* 11b. A bulk load against bloom_build, a snapshot against reading a BLOB, a join against
 ** the bound BLOB, and one key over many filters. */
 static void live_table_bulk(bench *lb, const char *path, const char *wal) {
@@ -2617,6 +2651,8 @@ static void live_table_bulk(bench *lb, const char *path, const char *wal) {
     if (counts[0] != counts[2] || counts[1] != counts[2]) {
         die(lb, "the join and the bound probe disagree");
     }
+    double turn_seconds[2][LIVE_RUNS_MAX]; /* after the join: these keys are not in big */
+    live_inserts_in_turns(lb, path, runs, lb->quick ? 100 : 400, turn_seconds);
     /* One key over many filters. */
     cte = series((sqlite3_int64)filters * 100);
     char *many = format("CREATE VIRTUAL TABLE parts USING bloom(kind = 'blocked', n = 10000, "
@@ -2645,7 +2681,10 @@ static void live_table_bulk(bench *lb, const char *path, const char *wal) {
            "which the snapshot equals byte for byte (checked). A snapshot, `SELECT filter FROM "
            "bulk`, against a BLOB read, `SELECT f FROM blobs WHERE id = 1`, each prepared, "
            "stepped and its bytes read, on the connection that "
-           "loaded the filter (its chunks cached) and on a new connection. The join probes "
+           "loaded the filter (its chunks cached) and on a new connection. Inserts of new keys "
+           "into `bulk` by two connections in turns, one a transaction, so that each finds the "
+           "other's commit (which empties its caches), against the same inserts into `plain`. "
+           "The join probes "
            "%lld rows of `keys` (1 to 1M, a seventh of them in the filter) with `EXISTS`, with "
            "`JOIN`, and with `bloom_might_contain(?1, x)` and the filter bound. `parts` holds "
            "%d 'blocked' filters for n = 10,000, of 100 keys each; `SELECT count(*) FROM parts "
@@ -2665,6 +2704,9 @@ static void live_table_bulk(bench *lb, const char *path, const char *wal) {
            m[0] / m[1]);
     printf("| snapshot on a new connection, ms | %.2f | BLOB read: %.2f | %.2f |\n", m[2] * 1e3,
            m[3] * 1e3, m[2] / m[3]);
+    double turn_live = median(turn_seconds[0], runs), turn_plain = median(turn_seconds[1], runs);
+    printf("| insert, two connections in turns, µs | %.1f | into `plain`: %.1f | %.2f |\n",
+           turn_live * 1e6, turn_plain * 1e6, turn_live / turn_plain);
     printf("| join `EXISTS`, %lld rows, s | %.3f | bound BLOB: %.3f | %.2f |\n",
            (long long)join_rows, join_seconds[0], join_seconds[2],
            join_seconds[0] / join_seconds[2]);

@@ -108,12 +108,16 @@ static const char *const delta_texts[4] = {"0.5", "0.1", "0.01", "0.001"};
 static const char *const update_texts[4] = {NULL, "'plain'", "'conservative'", "'max'"};
 static const char *const savepoint_names[LIVE_SAVEPOINT_NAMES] = {"s0", "s1", "s2"};
 
-/* A filter of the model: its name (named 0: the unnamed filter) and its BLOB. */
+/* A filter of the model: its name (named 0: the unnamed filter) and its BLOB; for a kind that
+** counts by steps, the count it was made with and the steps of the adds and removes since, from
+** which the live table's count is made (docs/format.md, 7). */
 typedef struct model_filter {
     int named;
     char *name;
     uint8_t *bytes;
     size_t size;
+    uint64_t base;
+    int64_t steps;
 } model_filter;
 
 /* What a connection sees of the table. */
@@ -227,6 +231,8 @@ static void model_copy(model *dst, const model *src) {
         dst->filters[i].name = f->named ? copy_bytes(f->name, strlen(f->name) + 1) : NULL;
         dst->filters[i].bytes = copy_bytes(f->bytes, f->size);
         dst->filters[i].size = f->size;
+        dst->filters[i].base = f->base;
+        dst->filters[i].steps = f->steps;
     }
 }
 
@@ -253,6 +259,25 @@ static model_filter *model_find(model *m, sqlite3_value *name) {
     return NULL;
 }
 
+/* The view of the model's filter f (a BLOB filter_open accepts). */
+static filter_view view_of(const model_filter *f) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
+        fuzz_fail("the model holds a filter filter_open refuses: %s", why);
+    }
+    return view;
+}
+
+/* The 8-byte little-endian count at offset of bytes. */
+static uint64_t count_at(const uint8_t *bytes, size_t offset) {
+    uint64_t count = 0;
+    for (int i = 7; i >= 0; i--) {
+        count = count << 8 | bytes[offset + (size_t)i];
+    }
+    return count;
+}
+
 /* Appends to m a filter called name of size bytes (a copy); returns it. */
 static model_filter *model_append(model *m, sqlite3_value *name, const uint8_t *bytes,
                                   size_t size) {
@@ -267,6 +292,8 @@ static model_filter *model_append(model *m, sqlite3_value *name, const uint8_t *
     }
     f->bytes = copy_bytes(bytes, size);
     f->size = size;
+    const filter_kind *kind = view_of(f).kind;
+    f->base = kind->count_by_steps ? count_at(bytes, kind->count_offset) : 0;
     return f;
 }
 
@@ -281,12 +308,24 @@ static void model_remove(model *m, model_filter *f) {
 
 /* The kind of the model's filter f (a BLOB filter_open accepts). */
 static const filter_kind *kind_of(const model_filter *f) {
-    filter_view view;
-    char why[FILTER_WHY_MAX];
-    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
-        fuzz_fail("the model holds a filter filter_open refuses: %s", why);
+    return view_of(f).kind;
+}
+
+/* The count a live table's snapshot of the model's filter f has: for a kind that counts by
+** steps, its base plus its steps, stopped at 0 and at the kind's most; else its BLOB's. */
+static uint64_t live_count_of(const model_filter *f) {
+    filter_view view = view_of(f);
+    if (!view.kind->count_by_steps) {
+        return count_at(f->bytes, view.kind->count_offset);
     }
-    return view.kind;
+    uint64_t most = view.kind->count_most != NULL ? view.kind->count_most(&view) : UINT64_MAX;
+    uint64_t below = f->steps < 0 ? (uint64_t)(-(f->steps + 1)) + 1 : 0;
+    uint64_t total =
+        f->steps >= 0     ? (f->base > UINT64_MAX - (uint64_t)f->steps ? UINT64_MAX
+                                                                       : f->base + (uint64_t)f->steps)
+        : f->base > below ? f->base - below
+                          : 0;
+    return total < most ? total : most;
 }
 
 /* ---- The third connection: the model's functions ---- */
@@ -379,6 +418,7 @@ static int oracle_change(harness *h, int which, model_filter *f, sqlite3_value *
     }
     int rc = oracle_step(h, which);
     if (rc == SQLITE_ROW) {
+        f->steps += which == OR_REMOVE ? -1 : 1; /* (read only for a kind that counts by steps) */
         if (sqlite3_column_type(stmt, 0) != SQLITE_BLOB) {
             fuzz_fail("%s gives no BLOB", oracle_sql[which]);
         }
@@ -613,7 +653,16 @@ static void snapshot_row(harness *h, sqlite3_stmt *stmt, void *arg) {
     }
     size_t size = (size_t)sqlite3_column_bytes(stmt, 1);
     const uint8_t *bytes = sqlite3_column_blob(stmt, 1);
-    if (size != f->size || memcmp(bytes, f->bytes, size) != 0) {
+    size_t count_offset = kind_of(f)->count_offset; /* 0: no count */
+    uint64_t count = count_offset != 0 ? live_count_of(f) : 0;
+    if (size == f->size && count_offset != 0 && count_at(bytes, count_offset) != count) {
+        fuzz_fail("%s: filter %zu (%s) counts %llu, the model %llu", c->who, c->next,
+                  f->named ? f->name : "NULL", (unsigned long long)count_at(bytes, count_offset),
+                  (unsigned long long)count);
+    }
+    size_t after = count_offset != 0 ? count_offset + 8 : 0; /* the bytes past the count */
+    if (size != f->size || memcmp(bytes, f->bytes, count_offset) != 0 ||
+        memcmp(bytes + after, f->bytes + after, size - after) != 0) {
         size_t at = 0;
         while (at < size && at < f->size && bytes[at] == f->bytes[at]) {
             at++;

@@ -1808,6 +1808,30 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
     write_file(dir, "fuzz_live", "second_connection", s.bytes, s.size);
 
+    /* Counts at their ends, which a live filter stops only where they are read: a cuckoo
+    ** filter counting all its slots with 5 keys, a counting filter counting none with 100, one
+    ** counting 2^64 - 1; keys added and removed, snapshots on both connections. */
+    s.size = 0;
+    put_u8(&s, live_configuration(0, 0, 0, 0));
+    put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+    const filter *full_count = find_filter(filters, count, "cuckoo_keys_max");
+    filter no_count = *find_filter(filters, count, "counting_100_keys");
+    const filter *most_count = find_filter(filters, count, "counting_keys_max");
+    poke(&no_count, 40, 0, 8);
+    put_live_load_blob(&s, LIVE_ABORT, NAME_A, full_count->bytes, full_count->size);
+    put_live_load_blob(&s, LIVE_ABORT, NAME_B, no_count.bytes, no_count.size);
+    put_live_load_blob(&s, LIVE_ABORT, NAME_7, most_count->bytes, most_count->size);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_REMOVE, 2, NAME_A, KEY_1);
+    put_live_op(&s, LIVE_REMOVE, 2, NAME_B, KEY_1);
+    put_live_op(&s, LIVE_ADD, 2, NAME_B, KEY_K);
+    put_live_op(&s, LIVE_ADD, 2, NAME_7, KEY_K);
+    put_live_op(&s, LIVE_REMOVE | LIVE_SECOND, 2, NAME_7, KEY_2);
+    put_live_op(&s, LIVE_SNAPSHOT, 0);
+    put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_INTEGRITY, 0);
+    write_file(dir, "fuzz_live", "count_ends", s.bytes, s.size);
+
     /* A table of loaded filters: one built of every kind, keys added to them, a name in use
     ** (an error, ignored, replaced), a copy, a byte changed, cut short and a byte longer. */
     s.size = 0;

@@ -318,6 +318,45 @@ DELETE FROM t7 WHERE key = 'text:k1';
 -- error: t7: a 'parquet' filter cannot remove keys; build a 'counting' or 'cuckoo' filter to remove keys
 -- A key no filter might hold: nothing to remove, no error.
 DELETE FROM t2 WHERE key = 'never added';
+-- A live filter's count is the adds less the removes, stopped at 0 and at its most (2^64 - 1, a
+-- cuckoo filter's slots) where it is read (snapshots, bloom_info), not at each operation as a
+-- BLOB's is: they differ only after the count reached an end (a key removed that was not added).
+CREATE VIRTUAL TABLE ends USING bloom(kind = 'counting', n = 100, p = 0.01);
+INSERT INTO ends(name, filter) SELECT 'counted none', CAST(substr(f, 1, 40) || zeroblob(8) || substr(f, 49) AS BLOB)
+FROM (SELECT bloom_build(value, 100, 0.01, 'counting') AS f FROM numbers WHERE value <= 3);
+DELETE FROM ends WHERE name = 'counted none' AND key = 1;
+SELECT json_extract(bloom_info(filter), '$.keys_added') FROM ends;
+-- => 0
+INSERT INTO ends(name, key) VALUES ('counted none', 4);
+SELECT json_extract(bloom_info(filter), '$.keys_added') FROM ends;
+-- => 0
+SELECT json_extract(bloom_info(bloom_add(bloom_remove(CAST(substr(f, 1, 40) || zeroblob(8) || substr(f, 49) AS BLOB), 1), 4)), '$.keys_added')
+FROM (SELECT bloom_build(value, 100, 0.01, 'counting') AS f FROM numbers WHERE value <= 3);
+-- => 1
+INSERT INTO ends(name, key) VALUES ('counted none', 5);
+SELECT json_extract(bloom_info(filter), '$.keys_added') FROM ends;
+-- => 1
+-- A cuckoo filter of 16 slots loaded counting 16 keys but holding 2: its count stays at 16
+-- through an add and a remove, where a BLOB's, stopped at 16 by the add, goes back to 15.
+CREATE VIRTUAL TABLE slots USING bloom(kind = 'cuckoo', n = 4, p = 0.01);
+INSERT INTO slots(filter) SELECT CAST(substr(f, 1, 40) || x'1000000000000000' || substr(f, 49) AS BLOB)
+FROM (SELECT bloom_build(value, 4, 0.01, 'cuckoo') AS f FROM numbers WHERE value <= 2);
+INSERT INTO slots(key) VALUES (3);
+SELECT json_extract(bloom_info(filter), '$.keys_added'), json_extract(bloom_info(filter), '$.buckets') * 4 FROM slots;
+-- => 16|16
+DELETE FROM slots WHERE key = 3;
+SELECT json_extract(bloom_info(filter), '$.keys_added') FROM slots;
+-- => 16
+SELECT json_extract(bloom_info(bloom_remove(bloom_add(CAST(substr(f, 1, 40) || x'1000000000000000' || substr(f, 49) AS BLOB), 3), 3)), '$.keys_added')
+FROM (SELECT bloom_build(value, 4, 0.01, 'cuckoo') AS f FROM numbers WHERE value <= 2);
+-- => 15
+-- A count at 2^64 - 1 stays there, as in a BLOB.
+CREATE VIRTUAL TABLE most USING bloom(kind = 'blocked', n = 100, p = 0.01);
+INSERT INTO most(filter) SELECT CAST(substr(f, 1, 40) || x'FFFFFFFFFFFFFFFF' || substr(f, 49) AS BLOB)
+FROM (SELECT bloom_build(value, 100, 0.01, 'blocked') AS f FROM numbers WHERE value <= 3);
+INSERT INTO most(key) VALUES (7);
+SELECT hex(substr(filter, 41, 8)), hex(substr(filter, 41, 8)) = hex(substr(bloom_add(filter, 7), 41, 8)) FROM most;
+-- => FFFFFFFFFFFFFFFF|1
 -- Dropping a whole filter drops its rows.
 SELECT count(*) FROM rc_chunks WHERE id >> 32 = (SELECT rowid FROM rc WHERE name = 'p1');
 -- => 2
@@ -386,6 +425,36 @@ SELECT key FROM tx WHERE key = 'h';
 -- => h
 SELECT json_extract(bloom_info(filter), '$.keys_added') FROM tx;
 -- => 4
+-- A table made after a savepoint that ROLLBACK TO undoes (SQLite then calls it no more than a
+-- dropped one) writes nothing after: what else the transaction did commits, and a table of the
+-- same name dropped and made again in the savepoint is back as it was.
+CREATE TABLE kept(x);
+SAVEPOINT outer_sp;
+INSERT INTO kept VALUES (1);
+SAVEPOINT inner_sp;
+CREATE VIRTUAL TABLE undone USING bloom(kind = 'standard', n = 1854, p = 0.2);
+INSERT INTO undone(name, key) VALUES (7, 1);
+ROLLBACK TO inner_sp;
+RELEASE outer_sp;
+SELECT count(*), (SELECT count(*) FROM sqlite_master WHERE name LIKE 'undone%') FROM kept;
+-- => 1|0
+CREATE VIRTUAL TABLE again USING bloom(kind = 'countmin', epsilon = 0.1, delta = 0.1);
+INSERT INTO again(name, key) VALUES (7, 1), ('a', 2);
+SAVEPOINT outer_sp;
+INSERT INTO again(name, key) VALUES ('', 1);
+SAVEPOINT inner_sp;
+DROP TABLE again;
+CREATE VIRTUAL TABLE again USING bloom(kind = 'standard', n = 1854, p = 0.2);
+INSERT INTO again(name, key) VALUES (7, 1);
+INSERT INTO again(name, key) VALUES (NULL, 1);
+ROLLBACK TO inner_sp;
+INSERT INTO again(name, key) VALUES ('a', 1), ('a', 2);
+RELEASE outer_sp;
+SELECT name, filter = CASE name WHEN 'a' THEN cms_add(cms_add(cms_add(cms_empty(0.1, 0.1), 2), 1), 2)
+  ELSE cms_add(cms_empty(0.1, 0.1), 1) END FROM again ORDER BY rowid;
+-- => 7|1
+-- => a|1
+-- => |1
 -- A trigger keeps a filter current: inserts add, deletes remove, updates move the key.
 CREATE TABLE people(id INTEGER PRIMARY KEY, email TEXT);
 CREATE VIRTUAL TABLE emails USING bloom(kind = 'counting', n = 1000, p = 0.01);
@@ -513,6 +582,15 @@ UPDATE sick_grow_chunks SET data = zeroblob(length(data)) WHERE id = 1 << 32;
 --! since 3.44.0
 PRAGMA integrity_check;
 -- => sick_grow: corrupt filter 1 in sick_grow_filters: corrupt filter: stage 0: not a Bloom filter: magic is x'00000000', not x'53514246' (SQBF)
+--! since 3.44.0
+PRAGMA quick_check;
+-- => ok
+ROLLBACK TO hand;
+-- A scalable filter's count is its stages': the parts in its rows must add up to it.
+UPDATE sick_grow_chunks SET keys = keys + 5 WHERE id = (SELECT max(id) FROM sick_grow_chunks);
+--! since 3.44.0
+PRAGMA integrity_check;
+-- => sick_grow: corrupt filter 1 in sick_grow_filters: 3001 keys added, but its stages hold 2996
 --! since 3.44.0
 PRAGMA quick_check;
 -- => ok

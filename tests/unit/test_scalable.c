@@ -573,6 +573,17 @@ void test_scalable_validation(void) {
                       "corrupt filter: 17 keys added, but its stages hold 18");
     expect_invalid_at(blob, 304, 64 + 40, 2, 8,
                       "corrupt filter: 18 keys added, but its stages hold 17");
+    /* count_io: the stages' keys, whatever the header's count, the stages checked as above. */
+    uint64_t held = 0;
+    memcpy(other, blob, 304);
+    store64(other, 40, 17);
+    CHECK(filter_open_header(other, 304, &view, why) == FILTER_OK);
+    filter_io memory = filter_io_memory(other);
+    CHECK(view.kind->count_io(&view, &memory, &held, why) == FILTER_OK);
+    CHECK_U64(held, 18);
+    store64(other, 216 + 40, 13);
+    CHECK(view.kind->count_io(&view, &memory, &held, why) == FILTER_INVALID);
+    CHECK_STR(why, "corrupt filter: stage 2 holds 13 keys, more than its capacity of 12");
     /* Keys that fit in their stages but not, summed, in 64 bits: n = 3 * 2^61, g = 2, two full
     ** stages of one word each. */
     scalable_header big = {1, 2, 2, UINT64_C(3) << 61, 0.5, 0.5, 18};
