@@ -16,11 +16,12 @@
 **
 ** A filter's count is its header's plus the keys of its chunks: an add
 ** writes the row of the chunk it changed and no other. A kind that counts
-** by steps (count_by_steps) adds and removes without the count, which only
-** a snapshot then sums; another kind's first operation sums it. The store keeps the
-** chunks it read, and the writes of a transaction until xSync, xSavepoint or
-** xRelease (live_store_flush) or xRollback and xRollbackTo
-** (live_store_discard); what another connection commits empties it.
+** by steps (count_by_steps) adds and removes without the count, which a
+** snapshot sums; a scalable filter's is read from its stages (count_io), a
+** sketch's summed at its first operation. The store keeps the chunks it
+** read, and the writes of a transaction until xSync, xSavepoint or xRelease
+** (live_store_flush) or xRollback and xRollbackTo (live_store_discard); what
+** another connection commits empties it.
 */
 #ifndef LIVE_STORE_H
 #define LIVE_STORE_H

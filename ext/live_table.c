@@ -1324,11 +1324,11 @@ static int live_begin(sqlite3_vtab *vtab) {
     return live_leave(t, rc != SQLITE_OK ? rc : live_begin_call(vtab));
 }
 
-/* What a call that writes the transaction's changes does first. A table made in the open
-** transaction may have had its making undone by a ROLLBACK TO, which SQLite tells a table it
-** made since the savepoint began no more than a table it dropped (no xRollbackTo), and keeps
-** calling it: if it has changes to write and its rows are gone or another table's, what it
-** held is dropped and it writes nothing more (t->forsaken). Then the keys waiting are added. */
+/* What a call that writes the transaction's changes does first. SQLite calls no xRollbackTo
+** on a table made after the savepoint that a ROLLBACK TO goes back to, and goes on calling its
+** xSavepoint and xSync: so a table made in the open transaction that has changes to write
+** first checks that its rows are still its own; if they are gone or another table's, it drops
+** what it held and writes nothing more (t->forsaken). Then the keys waiting are added. */
 static int live_before_writing(live_table *t) {
     int rc = SQLITE_OK;
     if (t->made_in_transaction && !t->forsaken &&
