@@ -163,21 +163,64 @@ static int bloom_build_lists(const sql_kind *kind, int empty) {
     return empty ? kind->build_size != NULL : bloom_build_builds(kind);
 }
 
+/* The longest variant of a kind read from the kind argument, with its NUL. */
+enum { KIND_VARIANT_MAX = 64 };
+
+/* The text after kind's name (in any case) and a space in the kind argument v, for a kind that
+** takes a variant (read_variant), copied into buf (KIND_VARIANT_MAX bytes; "" when longer); NULL
+** when v is not kind's name so followed. */
+static const char *bloom_build_variant_text(sqlite3_value *v, const sql_kind *kind, char *buf) {
+    size_t length = strlen(kind->kind->name);
+    if (kind->read_variant == NULL || sqlite3_value_type(v) != SQLITE_TEXT) {
+        return NULL;
+    }
+    size_t bytes = (size_t)sqlite3_value_bytes(v);
+    const char *text = sqlite3_value_blob(v);
+    if (text == NULL || bytes < length + 1 || text[length] != ' ' ||
+        sqlite3_strnicmp(text, kind->kind->name, (int)length) != 0) {
+        return NULL;
+    }
+    size_t rest = bytes - length - 1 < KIND_VARIANT_MAX ? bytes - length - 1 : 0;
+    memcpy(buf, text + length + 1, rest);
+    buf[rest] = '\0';
+    return buf;
+}
+
 /* The kind the kind argument v names, a kind's name in any case (rule 3 (parameters)), trying
 ** first the kind of the group's first row (NULL if none), without a copy of the argument
-** (sql_text_is); or the kind one of whose other names it is (sql_kind_other_named). NULL if
-** none. */
+** (sql_text_is), or followed by a variant it takes (bloom_build_variant_text); or the kind one
+** of whose other names it is (sql_kind_other_named). NULL if none. */
 static const sql_kind *bloom_build_find_kind(sqlite3_value *v, const sql_kind *first) {
     const sql_kind *kind;
+    char variant[KIND_VARIANT_MAX];
     if (first != NULL && sql_text_is(v, first->kind->name)) {
         return first;
     }
     for (size_t i = 0; (kind = sql_kind_at(i)) != NULL; i++) {
-        if (sql_text_is(v, kind->kind->name)) {
+        if (sql_text_is(v, kind->kind->name) || bloom_build_variant_text(v, kind, variant)) {
             return kind;
         }
     }
     return sql_kind_other_named(v);
+}
+
+/* Reads into *variant the variant that the kind argument v (NULL: none) names after kind's name
+** (bloom_build_variant_text, read_variant); 0 when it names none. Returns 0 after setting the
+** error of func for a variant that kind does not take. */
+static int bloom_build_read_variant(sqlite3_context *ctx, const char *func, const sql_kind *kind,
+                                    sqlite3_value *v, uint64_t *variant) {
+    char buf[KIND_VARIANT_MAX];
+    const char *text = v != NULL ? bloom_build_variant_text(v, kind, buf) : NULL;
+    *variant = 0;
+    if (text == NULL || kind->read_variant(text, variant)) {
+        return 1;
+    }
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(s, "%s: a '%s' kind may name %s, got ", func, kind->kind->name,
+                        kind->variant_help);
+    sql_append_value(s, v);
+    sql_error_from_str(ctx, s);
+    return 0;
 }
 
 /* Reads the kind argument of func (bloom_build_find_kind); the error lists the kinds func
@@ -215,15 +258,34 @@ static const char *bloom_build_capacity_text(uint64_t n, char *buf) {
     return buf;
 }
 
-/* Checks that n, p and the kind equal those of the group's first row (rule 3 (parameters)). */
+/* Checks that n, p and the kind (with its variant, read from the kind argument kind_arg, NULL
+** if none) equal those of the group's first row (rule 3 (parameters)). */
 static int bloom_build_same_parameters(sqlite3_context *ctx, const build_state *st, uint64_t n,
-                                       double p, const sql_kind *kind) {
+                                       double p, const sql_kind *kind, sqlite3_value *kind_arg) {
     char now[24], first[24];
+    uint64_t variant = 0;
     if (kind != st->kind) {
         sql_errorf(ctx,
                    "bloom_build: kind must be the same for all rows of a group, got '%s' "
                    "after '%s'",
                    kind->kind->name, st->kind->kind->name);
+        return 0;
+    }
+    if (kind->read_variant != NULL &&
+        !bloom_build_read_variant(ctx, "bloom_build", kind, kind_arg, &variant)) {
+        return 0;
+    }
+    if (variant != st->variant) {
+        sqlite3_str *s = sqlite3_str_new(NULL);
+        sqlite3_str_appendall(s,
+                              "bloom_build: kind must be the same for all rows of a group, got ");
+        sql_append_value(s, kind_arg);
+        if (st->kind_text_bytes > 0) {
+            sqlite3_str_appendf(s, " after '%.*s'", (int)st->kind_text_bytes, st->kind_text);
+        } else {
+            sqlite3_str_appendf(s, " after another in the group's first row");
+        }
+        sql_error_from_str(ctx, s);
         return 0;
     }
     if (n != st->n) {
@@ -383,7 +445,7 @@ static int bloom_build_keep_whole(sqlite3_context *ctx, build_state *st, key_has
 /* The state of the group on its first row, for the kind and parameters of that row; sized now
 ** when n is given. Returns NULL after setting the error. */
 static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, const sql_kind *kind,
-                                            uint64_t n, double p) {
+                                            uint64_t n, double p, sqlite3_value *kind_arg) {
     build_state *st = sqlite3_aggregate_context(ctx, (int)kind->build_state_bytes);
     if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
@@ -393,7 +455,8 @@ static build_state *bloom_build_start_group(sqlite3_context *ctx, int argc, cons
     st->func = "bloom_build";
     st->n = n;
     st->p = p;
-    if (!bloom_build_check_kind(ctx, "bloom_build", kind, 0)) {
+    if (!bloom_build_check_kind(ctx, "bloom_build", kind, 0) ||
+        !bloom_build_read_variant(ctx, "bloom_build", kind, kind_arg, &st->variant)) {
         st->failed = 1;
         return NULL;
     }
@@ -483,16 +546,17 @@ static void bloom_build_step(sqlite3_context *ctx, int argc, sqlite3_value **arg
     if (st != NULL && st->failed) {
         return;
     }
+    sqlite3_value *kind_arg = argc > KIND_ARGUMENT ? argv[KIND_ARGUMENT] : NULL;
     int quick = st != NULL && bloom_build_same_as_first(st, argc, argv);
     int ok = quick || bloom_build_read_parameters(ctx, argc, argv, st, &n, &p, &kind);
     if (ok && st == NULL) {
-        st = bloom_build_start_group(ctx, argc, kind, n, p);
+        st = bloom_build_start_group(ctx, argc, kind, n, p, kind_arg);
         ok = st != NULL;
-        if (ok && argc > KIND_ARGUMENT) {
-            bloom_build_keep_kind_text(st, argv[KIND_ARGUMENT]);
+        if (ok && kind_arg != NULL) {
+            bloom_build_keep_kind_text(st, kind_arg);
         }
     } else if (ok && !quick) {
-        ok = bloom_build_same_parameters(ctx, st, n, p, kind);
+        ok = bloom_build_same_parameters(ctx, st, n, p, kind, kind_arg);
     }
     key_value value;
     int read = ok ? sql_read_key_value(ctx, argv[0], &value) : SQL_KEY_NULL;
@@ -571,6 +635,11 @@ static void bloom_empty_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
     st->func = "bloom_empty";
     st->n = n;
     st->p = p;
+    if (!bloom_build_read_variant(ctx, "bloom_empty", kind, argc > 2 ? argv[2] : NULL,
+                                  &st->variant)) {
+        sqlite3_free(st);
+        return;
+    }
     if (kind->build_plan != NULL) {
         kind->build_plan(ctx, st, 1);
     }

@@ -283,11 +283,26 @@ static int live_arguments_sketch(const live_arguments *a) {
     return kind != NULL && sqlite3_stricmp((const char *)kind, countmin_kind.name) == 0;
 }
 
+/* The kind text names: by its name alone, or, for a kind that takes a variant (read_variant:
+** 'parquet INT32'), by its name, a space and a variant, which bloom_empty then reads. NULL if
+** none. */
+static const filter_kind *live_kind_named(const char *text) {
+    const filter_kind *named = filter_kind_named(text), *kind;
+    for (size_t i = 0; named == NULL && (kind = filter_kind_at(i)) != NULL; i++) {
+        size_t length = strlen(kind->name);
+        if (sql_kind_of(kind)->read_variant != NULL &&
+            sqlite3_strnicmp(text, kind->name, (int)length) == 0 && text[length] == ' ') {
+            named = kind;
+        }
+    }
+    return named;
+}
+
 /* Checks the kind argument: TEXT naming a kind that adds keys where it is stored. */
 static int live_arguments_check_kind(const char *table, const live_arguments *a, char **error) {
     int type = a->kind != NULL ? sqlite3_value_type(a->kind) : SQLITE_NULL;
     const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(a->kind) : NULL;
-    const filter_kind *named = text != NULL ? filter_kind_named(text) : NULL, *kind;
+    const filter_kind *named = text != NULL ? live_kind_named(text) : NULL, *kind;
     const sql_kind *other;
     if (a->kind == NULL || (named != NULL && filter_kind_can(named, FILTER_ADDS_IN_PLACE))) {
         return SQLITE_OK;

@@ -80,6 +80,34 @@ int parquet_type_named(const char *name) {
     return -1;
 }
 
+/* The length L of "(L)", the whole of text, from 1 to 2^31 - 1; 0 when it is not that. */
+static uint32_t parquet_type_length_of(const char *text) {
+    uint64_t length = 0;
+    if (*text++ != '(') {
+        return 0;
+    }
+    for (; *text >= '0' && *text <= '9' && length <= INT32_MAX; text++) {
+        length = length * 10 + (uint64_t)(*text - '0');
+    }
+    return text[0] == ')' && text[1] == '\0' && length <= INT32_MAX ? (uint32_t)length : 0;
+}
+
+int parquet_type_parse(const char *text, int *type, uint32_t *type_length) {
+    char name[32];
+    size_t i = 0;
+    for (; i + 1 < sizeof name && text[i] != '\0' && text[i] != '('; i++) {
+        name[i] = (char)(text[i] >= 'a' && text[i] <= 'z' ? text[i] - 'a' + 'A' : text[i]);
+    }
+    name[i] = '\0';
+    *type = parquet_type_named(name);
+    *type_length = 0;
+    if (*type > 0 && text[i] == '\0') {
+        return 1;
+    }
+    return *type == PARQUET_FIXED_LEN_BYTE_ARRAY &&
+           (*type_length = parquet_type_length_of(text + i)) != 0;
+}
+
 /* ---- Sizing ---- */
 
 /* The model's rate at lambda keys a block, summed over the Poisson number of keys j a block

@@ -66,6 +66,11 @@ const char *parquet_type_text(int type, uint32_t type_length, char *buf);
 /* The physical type of that name (a PARQUET_* above), or -1. */
 int parquet_type_named(const char *name);
 
+/* The physical type text names, in any case: a name of parquet_type_name, or
+** "FIXED_LEN_BYTE_ARRAY(L)" for values of L bytes (1 to 2^31 - 1), as parquet_type_text writes
+** it; into *type and *type_length (L, or 0). 0 when text names none. */
+int parquet_type_parse(const char *text, int *type, uint32_t *type_length);
+
 /* The false-positive rate of a filter holding keys_per_block keys per block on average: the
 ** chance that the eight bits of a key not in it are set in a block holding a Poisson number of
 ** keys. Exact for that model. */

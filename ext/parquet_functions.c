@@ -52,37 +52,12 @@ static void bloom_to_parquet_func(sqlite3_context *ctx, int argc, sqlite3_value 
     sqlite3_result_blob64(ctx, out, header_bytes + bitset, sqlite3_free);
 }
 
-/* The length L of "(L)", the rest of a type's name, from 1 to 2^31 - 1; 0 when it is not that. */
-static uint32_t parquet_type_length(const char *rest) {
-    uint64_t length = 0;
-    if (*rest++ != '(') {
-        return 0;
-    }
-    for (; *rest >= '0' && *rest <= '9' && length <= INT32_MAX; rest++) {
-        length = length * 10 + (uint64_t)(*rest - '0');
-    }
-    return rest[0] == ')' && rest[1] == '\0' && length <= INT32_MAX ? (uint32_t)length : 0;
-}
-
-/* Reads PHYSICAL_TYPE: a name of parquet_type_name, in any case, or FIXED_LEN_BYTE_ARRAY(L), into
-** *type and *length (L, or 0). 0 after setting the error. */
+/* Reads PHYSICAL_TYPE (parquet_type_parse) into *type and *length. 0 after setting the error. */
 static int parquet_read_type(sqlite3_context *ctx, sqlite3_value *v, int *type, uint32_t *length) {
     const char *text = (const char *)sqlite3_value_text(v);
-    char name[32];
-    size_t i = 0;
-    *length = 0;
-    if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL) {
-        for (; i + 1 < sizeof name && text[i] != '\0' && text[i] != '('; i++) {
-            name[i] = (char)(text[i] >= 'a' && text[i] <= 'z' ? text[i] - 'a' + 'A' : text[i]);
-        }
-        name[i] = '\0';
-        *type = parquet_type_named(name);
-        if (*type > 0 && text[i] == '\0') {
-            return 1;
-        }
-        if (*type == PARQUET_FIXED_LEN_BYTE_ARRAY && (*length = parquet_type_length(text + i))) {
-            return 1;
-        }
+    if (sqlite3_value_type(v) == SQLITE_TEXT && text != NULL &&
+        parquet_type_parse(text, type, length)) {
+        return 1;
     }
     sql_error_value(ctx, "bloom_from_parquet",
                     "physical_type must be 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', "

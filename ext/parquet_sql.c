@@ -1,8 +1,9 @@
 /*
 ** parquet_sql.c: the SQL side of the Parquet split-block kind: its part of
-** bloom_build (rules 1 (build) and 2 (sizing)), a build's type taken from its
-** first key (rule 27 (Parquet filters)). Probing, adding and bloom_info's
-** fields go through its core (parquet_core.h).
+** bloom_build (rules 1 (build) and 2 (sizing)), a build's type named with the
+** kind ('parquet INT32') or taken from its first key (rule 27 (Parquet
+** filters)). Probing, adding and bloom_info's fields go through its core
+** (parquet_core.h).
 */
 #include "parquet_sql.h"
 
@@ -59,6 +60,27 @@ static int parquet_sql_build_hash(sqlite3_context *ctx, build_state *common, sql
     return 1;
 }
 
+/* The kind's read_variant: a physical type's name (parquet_type_parse), as its type and its
+** length, type | length << 8. */
+static int parquet_sql_read_variant(const char *text, uint64_t *variant) {
+    int type;
+    uint32_t length;
+    if (!parquet_type_parse(text, &type, &length)) {
+        return 0;
+    }
+    *variant = (uint64_t)type | (uint64_t)length << 8;
+    return 1;
+}
+
+/* The kind's build_plan: the type the kind argument names, if any, before the first key. */
+static void parquet_sql_build_plan(sqlite3_context *ctx, build_state *common, int rate_argument) {
+    parquet_build_state *st = (parquet_build_state *)common;
+    (void)ctx;
+    (void)rate_argument;
+    st->header.type = (parquet_type)(common->variant & 0xFF);
+    st->header.type_length = (uint32_t)(common->variant >> 8);
+}
+
 /* Sets the bits of the keys that wait. */
 static void parquet_sql_set_pending(parquet_build_state *st) {
     parquet_set_keys(st->common.blob + FILTER_HEADER_BYTES, st->header.blocks, st->pending,
@@ -90,6 +112,11 @@ static void parquet_sql_build_finish(build_state *common) {
 const sql_kind parquet_sql = {
     .kind = &parquet_kind,
     .build_state_bytes = sizeof(parquet_build_state),
+    .build_plan = parquet_sql_build_plan,
+    .read_variant = parquet_sql_read_variant,
+    .variant_help = "a physical type: 'parquet INT32', 'parquet INT64', 'parquet INT96', "
+                    "'parquet FLOAT', 'parquet DOUBLE', 'parquet BYTE_ARRAY', "
+                    "'parquet FIXED_LEN_BYTE_ARRAY' or 'parquet FIXED_LEN_BYTE_ARRAY(length)'",
     .build_size = parquet_sql_build_size,
     .build_hash = parquet_sql_build_hash,
     .build_add = parquet_sql_build_add,

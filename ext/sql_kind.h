@@ -35,19 +35,28 @@ typedef struct build_state {
     uint64_t *whole;         /* a kind built whole (build_whole): the h1 of each key so far */
     uint64_t whole_count;    /* keys in whole, counting repeats */
     uint64_t whole_capacity; /* and the room it has */
+    uint64_t variant;        /* the kind's variant (read_variant), 0 when its name stood alone */
     /* The kind argument of the group's first row, as bytes, for the quick check of later rows
     ** (0 bytes: none, or too long to keep, so that every row is read the long way). */
     uint8_t kind_text_bytes;
-    char kind_text[15];
+    char kind_text[47];
 } build_state;
 
 typedef struct sql_kind {
     const filter_kind *kind;  /* its core */
     size_t build_state_bytes; /* the size of its state: a build_state, then its own fields */
-    /* Optional: on the first row of a group, in xStep (or in a scalar), what sizing at st->p
-    ** can work out once for the statement, which the kind may keep as auxdata on argument
+    /* Optional: on the first row of a group, in xStep (or in a scalar), what the kind works
+    ** out once: its variant (st->variant) taken into its own state, and what sizing at st->p can
+    ** work out once for the statement, which the kind may keep as auxdata on argument
     ** rate_argument, the P argument (-1 when P is not an argument). */
     void (*build_plan)(sqlite3_context *ctx, build_state *st, int rate_argument);
+    /* Optional: for a kind whose name the kind argument may follow with a space and a variant
+    ** ('parquet INT32': a Parquet filter's physical type), the variant that text names, as a
+    ** number of the kind's own other than 0, into *variant; 0 when it names none. NULL: the
+    ** kind's name stands alone. */
+    int (*read_variant)(const char *text, uint64_t *variant);
+    /* With read_variant: what the variant names and may be, for the error. */
+    const char *variant_help;
     /* Optional (with build_add and build_finish): sizes the filter for n keys at st->p and
     ** allocates st->blob, with no key in it; 0 after setting the error (rule 13 (memory and
     ** limits)). NULL: bloom_build cannot build the kind, whose own aggregate, named by

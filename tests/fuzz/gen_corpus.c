@@ -1474,6 +1474,22 @@ static void write_sql_corpus(const char *dir, const filter *filters, size_t coun
     put_row(&s, 2, 100, 0.01, "blocked");
     write_file(dir, "fuzz_sql", "layout_changes", s.bytes, s.size);
 
+    /* The Parquet kind with a physical type (rule 27 (Parquet filters)): named in any case,
+    ** with a length, one it cannot name, and a type that changes between rows. */
+    s.size = 0;
+    put_u8(&s, 0);
+    put_string(&s, FUZZ_BLOB, standard->bytes, standard->size);
+    put_integer(&s, FUZZ_INTEGER, 1);
+    put_null(&s);
+    put_u8(&s, 6);
+    put_row(&s, 1, 100, 0.01, "parquet INT32");
+    put_row(&s, 2, 100, 0.01, "PARQUET int32");
+    put_row(&s, 3, 100, 0.01, "parquet FIXED_LEN_BYTE_ARRAY(8)");
+    put_row(&s, 4, 100, 0.01, "parquet FLOAT");
+    put_row(&s, 5, 100, 0.01, "parquet INT8");
+    put_row(&s, 6, 100, 0.01, "parquet ");
+    write_file(dir, "fuzz_sql", "parquet_typed_kinds", s.bytes, s.size);
+
     /* A 40-byte length limit: messages cut, filters too big. */
     s.size = 0;
     put_u8(&s, 3 * 4);

@@ -55,6 +55,73 @@ FROM typed WHERE g < 4 GROUP BY g ORDER BY g;
 SELECT bloom_build(k, 10, 0.01, 'parquet') FROM typed WHERE g = 4;
 -- error: bloom_build: the key 2.5 is not a value of the filter's type, INT64; nothing was added
 
+-- ... unless the kind names it: 'parquet' and a physical type, in any case, in bloom_build,
+-- bloom_empty and a live table's kind. Then the first key no longer decides: an INT32 filter
+-- built from INTEGERs is the filter bloom_from_parquet makes of that type, with the same keys
+-- added, to the byte of what a Parquet writer stores.
+SELECT json_extract(bloom_info(bloom_empty(10, 0.01, column1)), '$.physical_type'),
+       json_extract(bloom_info(bloom_empty(10, 0.01, column1)), '$.keys_added')
+FROM (VALUES ('parquet INT32'), ('Parquet float'), ('parquet FIXED_LEN_BYTE_ARRAY(16)'),
+             ('PARQUET BYTE_ARRAY'), ('parquet INT96'));
+-- => INT32|0
+-- => FLOAT|0
+-- => FIXED_LEN_BYTE_ARRAY|0
+-- => BYTE_ARRAY|0
+-- => INT96|0
+CREATE TABLE int32s(g INTEGER, k);
+INSERT INTO int32s VALUES (1, 5), (1, -7), (1, 4294967295), (1, 2.0), (2, 1.5), (3, 'x'), (4, 2147483648);
+SELECT bloom_to_parquet(bloom_build(k, 100, 0.01, 'parquet INT32')) =
+       bloom_to_parquet(bloom_add(bloom_add(bloom_add(bloom_add(
+           bloom_from_parquet(bloom_to_parquet(bloom_empty(100, 0.01, 'parquet')), 'INT32'),
+           5), -7), 4294967295), 2.0)),
+       json_extract(bloom_info(bloom_build(k, 100, 0.01, 'parquet INT32')), '$.physical_type'),
+       bloom_might_contain(bloom_build(k, 100, 0.01, 'parquet INT32'), -1)
+FROM int32s WHERE g = 1;
+-- => 1|INT32|1
+SELECT json_extract(bloom_info(bloom_build(k, NULL, 0.01, 'parquet DOUBLE')), '$.physical_type'),
+       bloom_might_contain(bloom_build(k, NULL, 0.01, 'parquet DOUBLE'), 5.0)
+FROM int32s WHERE g = 1;
+-- => DOUBLE|1
+SELECT bloom_build(k, 100, 0.01, 'parquet INT32') FROM int32s WHERE g = 2;
+-- error: bloom_build: the key 1.5 is not a value of the filter's type, INT32; nothing was added
+SELECT bloom_build(k, 100, 0.01, 'parquet INT32') FROM int32s WHERE g = 3;
+-- error: bloom_build: the key 'x' is not a value of the filter's type, INT32; nothing was added
+SELECT bloom_build(k, 100, 0.01, 'parquet FLOAT') FROM int32s WHERE g = 1;
+-- error: bloom_build: the key 4294967295 is not a value of the filter's type, FLOAT; nothing was added
+SELECT bloom_build(k, 100, 0.01, 'parquet FIXED_LEN_BYTE_ARRAY(2)') FROM (SELECT x'0102' AS k UNION ALL SELECT x'010203');
+-- error: bloom_build: the key a BLOB of 3 bytes is not a value of the filter's type, FIXED_LEN_BYTE_ARRAY(2); nothing was added
+-- A live table's filters take the type of its kind.
+CREATE VIRTUAL TABLE days USING bloom(kind = 'parquet INT32', n = 1000, p = 0.01);
+INSERT INTO days(key) VALUES (20426), (4294967295);
+SELECT count(*) FROM days WHERE key = 20426;
+-- => 1
+SELECT count(*) FROM days WHERE key = -1;
+-- => 1
+SELECT json_extract(bloom_info(filter), '$.physical_type') FROM days;
+-- => INT32
+INSERT INTO days(key) VALUES ('2025-12-05');
+-- error: days: the key '2025-12-05' is not a value of the filter's type, INT32; nothing was added
+DROP TABLE days;
+-- A type the kind cannot name, and a kind that names none, are errors; so is a kind that
+-- changes within a group, its type too, as any parameter (rule 3 (parameters)).
+SELECT bloom_empty(10, 0.01, 'parquet INT8');
+-- error: bloom_empty: a 'parquet' kind may name a physical type: 'parquet INT32', 'parquet INT64', 'parquet INT96', 'parquet FLOAT', 'parquet DOUBLE', 'parquet BYTE_ARRAY', 'parquet FIXED_LEN_BYTE_ARRAY' or 'parquet FIXED_LEN_BYTE_ARRAY(length)', got 'parquet INT8'
+SELECT bloom_build(k, 10, 0.01, 'parquet ') FROM int32s;
+-- error: bloom_build: a 'parquet' kind may name a physical type: 'parquet INT32', 'parquet INT64', 'parquet INT96', 'parquet FLOAT', 'parquet DOUBLE', 'parquet BYTE_ARRAY', 'parquet FIXED_LEN_BYTE_ARRAY' or 'parquet FIXED_LEN_BYTE_ARRAY(length)', got 'parquet '
+CREATE VIRTUAL TABLE days USING bloom(kind = 'parquet BOOLEAN', n = 1000, p = 0.01);
+-- error: days: a 'parquet' kind may name a physical type: 'parquet INT32', 'parquet INT64', 'parquet INT96', 'parquet FLOAT', 'parquet DOUBLE', 'parquet BYTE_ARRAY', 'parquet FIXED_LEN_BYTE_ARRAY' or 'parquet FIXED_LEN_BYTE_ARRAY(length)', got 'parquet BOOLEAN'
+SELECT bloom_build(k, 10, 0.01, 'blocked INT32') FROM int32s;
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'blocked INT32'
+SELECT bloom_build(k, 100, 0.01, CASE WHEN k = -7 THEN 'parquet INT64' ELSE 'parquet INT32' END)
+FROM int32s WHERE g = 1;
+-- error: bloom_build: kind must be the same for all rows of a group, got 'parquet INT64' after 'parquet INT32'
+SELECT bloom_build(k, 100, 0.01, CASE WHEN k = -7 THEN 'parquet' ELSE 'parquet INT32' END)
+FROM int32s WHERE g = 1;
+-- error: bloom_build: kind must be the same for all rows of a group, got 'parquet' after 'parquet INT32'
+SELECT bloom_build(k, 100, 0.01, CASE WHEN k = -7 THEN 'PARQUET int32' ELSE 'parquet INT32' END) IS NOT NULL
+FROM int32s WHERE g = 1;
+-- => 1
+
 -- 3. Every key is then taken as a value of that type, as a Parquet reader compares values: a
 -- number as the value it equals, so that 1 and 1.0 are one key wherever the type holds them.
 -- INT64: 1.0 is the key 1, added or probed; DOUBLE: 1 is the key 1.0.

@@ -39,6 +39,35 @@ void test_parquet_kind(void) {
     }
     CHECK(parquet_type_name(0) == NULL && parquet_type_name(8) == NULL);
     CHECK(parquet_type_named("BOOLEAN") == -1 && parquet_type_named("int64") == -1);
+    /* parquet_type_parse: the names in any case, a FIXED_LEN_BYTE_ARRAY's length too, as
+    ** parquet_type_text writes them. */
+    int type;
+    uint32_t length;
+    char text[FILTER_TYPE_TEXT_MAX];
+    CHECK(parquet_type_parse("int64", &type, &length) && type == PARQUET_INT64 && length == 0);
+    CHECK(parquet_type_parse("Fixed_Len_Byte_Array", &type, &length) &&
+          type == PARQUET_FIXED_LEN_BYTE_ARRAY && length == 0);
+    CHECK(parquet_type_parse("FIXED_LEN_BYTE_ARRAY(2147483647)", &type, &length) &&
+          type == PARQUET_FIXED_LEN_BYTE_ARRAY && length == INT32_MAX);
+    CHECK_STR(parquet_type_text(type, length, text), "FIXED_LEN_BYTE_ARRAY(2147483647)");
+    static const char *const not_types[] = {"",
+                                            "BOOLEAN",
+                                            "INT8",
+                                            "INT32 ",
+                                            " INT32",
+                                            "INT32(4)",
+                                            "FIXED_LEN_BYTE_ARRAY(0)",
+                                            "FIXED_LEN_BYTE_ARRAY(2147483648)",
+                                            "FIXED_LEN_BYTE_ARRAY(16",
+                                            "FIXED_LEN_BYTE_ARRAY(16))",
+                                            "FIXED_LEN_BYTE_ARRAY()",
+                                            "FIXED_LEN_BYTE_ARRAY(-1)",
+                                            "FIXED_LEN_BYTE_ARRAY_AND_A_NAME_PAST_31_BYTES"};
+    for (size_t i = 0; i < sizeof not_types / sizeof not_types[0]; i++) {
+        if (!CHECK(!parquet_type_parse(not_types[i], &type, &length))) {
+            fprintf(stderr, "    '%s'\n", not_types[i]);
+        }
+    }
 }
 
 /* Room for the filters of these tests. */

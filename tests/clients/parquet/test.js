@@ -95,22 +95,28 @@ function sqliteSide(db) {
     mightContain: one('SELECT bloom_might_contain(?, ?)'),
     info: one('SELECT bloom_info(?)'),
     add: one('SELECT bloom_add(?, ?)'),
-    build(keys, n, p) {
+    build(keys, n, p, kind = 'parquet') {
       db.exec('CREATE TEMP TABLE IF NOT EXISTS build_keys(k); DELETE FROM build_keys');
       const insert = db.prepare('INSERT INTO build_keys VALUES (?)');
       db.transaction(() => keys.forEach((k) => insert.run(k)))();
-      return one("SELECT bloom_build(k, ?, ?, 'parquet') FROM build_keys").get(n, p);
+      return one('SELECT bloom_build(k, ?, ?, ?) FROM build_keys').get(n, p, kind);
     },
-    // A filter of the keys for a column of the physical type, sized for them at p:
-    // bloom_build where the keys' SQL type gives the column's type (INTEGER INT64, REAL
-    // DOUBLE, TEXT and BLOB BYTE_ARRAY), else the empty filter of that size made of that type
-    // by bloom_from_parquet, and the keys added one by one.
+    // A filter of the keys for a column of the physical type, sized for them at p: bloom_build
+    // with the kind 'parquet' and the type, or the kind alone where the keys' SQL type gives
+    // the column's type (INTEGER INT64, REAL DOUBLE, TEXT and BLOB BYTE_ARRAY); checked against
+    // the empty filter of that size made of that type by bloom_from_parquet, the keys added
+    // one by one.
     buildTyped(keys, keyType, physical, p) {
       const natural = { INTEGER: 'INT64', REAL: 'DOUBLE', TEXT: 'BYTE_ARRAY', BLOB: 'BYTE_ARRAY' };
-      if (natural[keyType] === physical) return this.build(keys, keys.length, p);
+      const built = this.build(keys, keys.length, p, `parquet ${physical}`);
+      if (natural[keyType] === physical) {
+        assert.deepStrictEqual(this.build(keys, keys.length, p), built, physical);
+      }
       const empty = one("SELECT bloom_from_parquet(bloom_to_parquet(bloom_empty(?, ?, 'parquet')), ?)")
         .get(keys.length, p, physical);
-      return keys.reduce((filter, key) => this.add.get(filter, key), empty);
+      const added = keys.reduce((filter, key) => this.add.get(filter, key), empty);
+      assert.deepStrictEqual(this.toParquet.get(built), this.toParquet.get(added), physical);
+      return built;
     },
   };
 }
