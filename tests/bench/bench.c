@@ -2237,8 +2237,10 @@ static void table_vacuum(bench *b) {
 ** from 1e5 to 1e8 keys, a bulk load, a snapshot, a join and a query over many filters. */
 
 /* 11a's inserts: into a table without a trigger, through a trigger into a live table, through a
-** trigger calling bloom_add_in_place on the same filter stored as a BLOB, and through a trigger
-** into an ordinary table (the least a trigger that writes a row costs). */
+** trigger calling bloom_add_in_place on the same filter stored as a BLOB, through a trigger
+** into an ordinary table (the least a trigger that writes a row costs), and through a trigger
+** that rewrites a random row of a copy of the chunk rows (the least a filter kept in page-sized
+** rows of the database costs). */
 enum {
     LIVE_TABLE_SIZES = 4,
     PLAIN_INSERT = 0,
@@ -2246,6 +2248,7 @@ enum {
     IN_PLACE_INSERT,
     HELD_LIVE_INSERT,     /* LIVE_INSERT with a page cache that holds the chunks, read beforehand */
     TABLE_TRIGGER_INSERT, /* through a trigger that inserts the name into an ordinary table */
+    PAGE_TRIGGER_INSERT,  /* through a trigger that updates a random row of a chunk rows' copy */
     TABLE_INSERT_CASES
 };
 
@@ -2330,6 +2333,18 @@ static double timed_inserts(bench *lb, const char *wal, sqlite3_stmt *insert, in
     return seconds;
 }
 
+/* Makes pages, a copy of seen_chunks' chunk_rows rows of bytes, and paged's trigger, which
+** rewrites one of them at random (a multiplicative hash of the insert's rowid) at each insert. */
+static void copy_chunk_rows(bench *lb, sqlite3_int64 chunk_rows) {
+    char *sql = format("CREATE TABLE pages(id INTEGER PRIMARY KEY, n INTEGER, data BLOB); "
+                       "INSERT INTO pages(n, data) SELECT 1000, data FROM seen_chunks ORDER BY id; "
+                       "CREATE TRIGGER paged_page AFTER INSERT ON paged BEGIN UPDATE pages SET "
+                       "n = n + 1 WHERE id = 1 + NEW.rowid * 2654435761 %% %lld; END;",
+                       (long long)chunk_rows);
+    exec(lb, sql);
+    sqlite3_free(sql);
+}
+
 /* Seconds a probe statement of lookup took, one key a step, over probes keys: for text_keys,
 ** names inserted ('user-1' to 'user-inserted') alternating with names never inserted, else
 ** integers from 1 to 1M; the sum of the first columns in *hits. */
@@ -2395,9 +2410,13 @@ static void live_table_inserts(bench *lb, const char *wal) {
            "filter's bytes that the chunk rows were read into first (`held`: as in a program "
            "that keeps its page cache warm), the cache set back to 2 MB after; and into "
            "`logged(name)`, whose trigger runs `INSERT INTO log(name) VALUES (NEW.name)` into an "
-           "ordinary table: the least a trigger that writes a row costs. WAL pages an insert "
-           "= (WAL bytes - 32) / (page size + 24) after the "
-           "WAL was truncated. Then, prepared once and stepped a key at a time, `SELECT "
+           "ordinary table: the least a trigger that writes a row costs; and into `paged(name)`, "
+           "whose trigger runs `UPDATE pages SET n = n + 1 WHERE id = 1 + NEW.rowid * "
+           "2654435761 %% (chunk rows)` on `pages(id INTEGER PRIMARY KEY, n, data)`, a copy of "
+           "the chunk rows' bytes (`rewriting a page`: a random row of the filter's size and "
+           "number of rows read and written, the least a filter kept in page-sized rows costs). "
+           "WAL pages an insert = (WAL bytes - 32) / (page size + 24) after the WAL was "
+           "truncated. Then, prepared once and stepped a key at a time, `SELECT "
            "count(*) FROM seen WHERE key = ?1` (half the keys inserted) against the primary-key "
            "lookup `SELECT x FROM keys WHERE rowid = ?1` in a table of 1M rows. Median of %d "
            "runs, in turns; `insert / first capacity` and `probe / first capacity` compare with "
@@ -2408,9 +2427,10 @@ static void live_table_inserts(bench *lb, const char *wal) {
         "| ratio | WAL pages/insert plain | trigger | in-place inserts a run | in-place insert "
         "µs | ratio to plain | WAL pages/insert in place | probe µs | primary-key lookup µs | "
         "ratio | insert / first capacity | probe / first capacity | held trigger insert µs | "
-        "held ratio to plain | trigger into a table µs | its ratio to plain |\n"
+        "held ratio to plain | trigger into a table µs | its ratio to plain | trigger rewriting a "
+        "page µs | its ratio to plain | trigger insert / it |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-        "\n");
+        "---|---|---|\n");
     FILE *chart = chart_open(lb, "insert_cost.dat");
     chart_printf(chart, "# Table 11a of bloom_bench: microseconds a committed insert, without a "
                         "trigger, through a trigger into a live table, through a trigger calling "
@@ -2440,14 +2460,16 @@ static void live_table_inserts(bench *lb, const char *wal) {
             store_filter(lb, filter, bytes);
             free(filter);
             sqlite3_int64 chunk_rows = fetch_int(lb, "SELECT count(*) FROM seen_chunks");
+            copy_chunk_rows(lb, chunk_rows);
             sqlite3_stmt *insert[TABLE_INSERT_CASES] = {
                 prepare(lb, "INSERT INTO plain(name) VALUES (?1)"),
                 prepare(lb, "INSERT INTO users(name) VALUES (?1)"),
                 prepare(lb, "INSERT INTO stored(name) VALUES (?1)"),
                 prepare(lb, "INSERT INTO users(name) VALUES (?1)"),
-                prepare(lb, "INSERT INTO logged(name) VALUES (?1)")};
+                prepare(lb, "INSERT INTO logged(name) VALUES (?1)"),
+                prepare(lb, "INSERT INTO paged(name) VALUES (?1)")};
             const int counts[TABLE_INSERT_CASES] = {
-                inserts, inserts, in_place_inserts(inserts, bytes), inserts, inserts};
+                inserts, inserts, in_place_inserts(inserts, bytes), inserts, inserts, inserts};
             char *hold = format("PRAGMA cache_size = %lld; SELECT sum(length(data)) FROM "
                                 "seen_chunks;",
                                 -2LL * bytes / 1024);
@@ -2459,7 +2481,7 @@ static void live_table_inserts(bench *lb, const char *wal) {
             sqlite3_int64 hits[2];
             exec(lb,
                  "DELETE FROM plain; DELETE FROM users; DELETE FROM stored; DELETE FROM logged; "
-                 "DELETE FROM log;");
+                 "DELETE FROM log; DELETE FROM paged;");
             name = 0;
             for (int r = 0; r < runs; r++) {
                 sqlite3_int64 first = name; /* the same names go into each table */
@@ -2495,7 +2517,8 @@ static void live_table_inserts(bench *lb, const char *wal) {
                 first_probe = probe;
             }
             printf("| %s | %lld | %d | %lld | %.1f | %.1f | %.2f | %.2f | %.2f | %d | %.1f | %.2f "
-                   "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f | %.1f | %.2f |\n",
+                   "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f | %.1f | %.2f | %.1f "
+                   "| %.2f | %.2f |\n",
                    kinds[k]->name, (long long)capacity, bytes, (long long)chunk_rows,
                    m[PLAIN_INSERT] * 1e6, m[LIVE_INSERT] * 1e6, m[LIVE_INSERT] / m[PLAIN_INSERT],
                    p[PLAIN_INSERT], p[LIVE_INSERT], counts[IN_PLACE_INSERT],
@@ -2503,7 +2526,9 @@ static void live_table_inserts(bench *lb, const char *wal) {
                    p[IN_PLACE_INSERT], probe * 1e6, lookup_s * 1e6, probe / lookup_s,
                    m[LIVE_INSERT] / first_insert, probe / first_probe, m[HELD_LIVE_INSERT] * 1e6,
                    m[HELD_LIVE_INSERT] / m[PLAIN_INSERT], m[TABLE_TRIGGER_INSERT] * 1e6,
-                   m[TABLE_TRIGGER_INSERT] / m[PLAIN_INSERT]);
+                   m[TABLE_TRIGGER_INSERT] / m[PLAIN_INSERT], m[PAGE_TRIGGER_INSERT] * 1e6,
+                   m[PAGE_TRIGGER_INSERT] / m[PLAIN_INSERT],
+                   m[LIVE_INSERT] / m[PAGE_TRIGGER_INSERT]);
             chart_printf(chart, "%s %lld %d %.1f %.1f %.1f %.1f\n", kinds[k]->name,
                          (long long)capacity, bytes, m[PLAIN_INSERT] * 1e6, m[LIVE_INSERT] * 1e6,
                          m[IN_PLACE_INSERT] * 1e6, m[TABLE_TRIGGER_INSERT] * 1e6);
@@ -2515,7 +2540,9 @@ static void live_table_inserts(bench *lb, const char *wal) {
             for (int c = 0; c < 2; c++) {
                 sqlite3_finalize(lookup[c]);
             }
-            exec(lb, "DROP TABLE seen; DELETE FROM filters;");
+            exec(
+                lb,
+                "DROP TABLE seen; DELETE FROM filters; DROP TABLE pages; DROP TRIGGER paged_page;");
             truncate_wal(lb, wal);
         }
     }
@@ -2735,6 +2762,7 @@ static void table_live_table(bench *b) {
                          "PRAGMA wal_autocheckpoint=0; CREATE TABLE plain(name TEXT); "
                          "CREATE TABLE users(name TEXT); CREATE TABLE keys(x INTEGER); "
                          "CREATE TABLE logged(name TEXT); CREATE TABLE log(name TEXT); CREATE "
+                         "TABLE paged(name TEXT); CREATE "
                          "TRIGGER logged_log AFTER INSERT ON logged BEGIN INSERT INTO log(name) "
                          "VALUES (NEW.name); END; "
                          "INSERT INTO keys %s SELECT i FROM s; CREATE TABLE stored(name TEXT); "
