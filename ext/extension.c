@@ -14,6 +14,7 @@
 #include "parquet_functions.h"
 #include "filter_functions.h"
 #include "in_place_functions.h"
+#include "live_schema.h"
 #include "live_table.h"
 #include "parquet_files.h"
 #include "sql_function.h"
@@ -100,6 +101,7 @@ static int extension_register(sqlite3 *db, const sql_function *table, char **err
 
 BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
                                     const sqlite3_api_routines *pApi) {
+    char *message = NULL;
     BLOOM_STORE_API(pApi);
     /* sqlite3_str (3.25) and SQLITE_INNOCUOUS (3.31): refuse older libraries, whose
     ** routine tables end before what this code calls. */
@@ -110,21 +112,31 @@ BLOOM_EXPORT int sqlite3_bloom_init(sqlite3 *db, char **pzErrMsg,
         }
         return SQLITE_ERROR;
     }
-    for (size_t i = 0; i < sizeof extension_tables / sizeof extension_tables[0]; i++) {
-        int rc = extension_register(db, extension_tables[i], pzErrMsg);
-        if (rc != SQLITE_OK) {
-            return rc;
-        }
+    /* Asked before anything is registered, so that a load that cannot keep the promise of rule
+    ** 26 (live table) to defensive mode leaves nothing behind. */
+    int read = live_schema_was_read(db), read_again;
+    int rc = live_schema_check(db, read, read && extension_registered_already(db), &read_again,
+                               &message);
+    for (size_t i = 0; rc == SQLITE_OK && i < sizeof extension_tables / sizeof extension_tables[0];
+         i++) {
+        rc = extension_register(db, extension_tables[i], &message);
     }
     const char *module = "bloom";
-    int rc = live_table_register(db);
-    if (rc == SQLITE_OK) {
+    if (rc == SQLITE_OK && (rc = live_table_register(db)) == SQLITE_OK) {
         module = "bloom_parquet_filters";
         rc = parquet_files_register(db);
     }
-    if (rc != SQLITE_OK && pzErrMsg != NULL) {
-        *pzErrMsg =
+    if (rc != SQLITE_OK && message == NULL) {
+        message =
             sqlite3_mprintf("bloom: cannot register the module %s: %s", module, sqlite3_errmsg(db));
+    }
+    if (rc == SQLITE_OK && read_again) {
+        rc = live_schema_read_again(db, &message);
+    }
+    if (pzErrMsg != NULL) {
+        *pzErrMsg = message;
+    } else {
+        sqlite3_free(message);
     }
     return rc;
 }

@@ -16,16 +16,17 @@ enum { LIVE_STORAGE_VERSION = 1 };
 enum { LIVE_CHUNK_BITS = 32 };
 #define LIVE_FILTER_ID_MAX ((sqlite3_int64)0x7fffffff)
 
+/* The longest filter a live table keeps: SQLite's longest BLOB (the most SQLITE_MAX_LENGTH
+** can be), so that every filter is a BLOB too. Its chunks, of 64 bytes or more, then number
+** fewer than 2^25: a chunk's index fits its row id, and 32 bits, with room to spare. */
+#define LIVE_BYTES_MAX ((uint64_t)2147483647)
+_Static_assert((LIVE_BYTES_MAX - 64) / 64 < ((uint64_t)1 << 25), "chunk indexes past 2^25");
+
 /* The count an operation of a kind that counts by steps (count_by_steps) starts from: its
 ** step is then the difference, and the filter's count is not needed. */
 #define LIVE_COUNT_FROM ((uint64_t)1)
 
-/* A filter's slots come in blocks of this many, each made when one of its chunks is first
-** cached: what a connection keeps of a filter grows with the chunks it read, not with the
-** filter, so that emptying the cache after another connection's commit costs no more. */
-enum { LIVE_SLOT_BLOCK_BITS = 8, LIVE_SLOT_BLOCK = 1 << LIVE_SLOT_BLOCK_BITS };
-
-/* The cache of chunks: at most this many bytes of chunks. */
+/* The cache of chunks: at most this many bytes of chunks and of their records. */
 #define LIVE_CACHE_BYTES ((uint64_t)32 << 20)
 
 /* The statements the store runs, prepared once each. */
@@ -90,6 +91,17 @@ typedef struct live_slot {
                            may go straight to the bytes */
 } live_slot;
 
+/* A cached chunk's place in the cache's index, by its row id: what a connection keeps grows
+** with the chunks it holds, never with what a filter's row says of its length. */
+typedef struct live_entry {
+    sqlite3_int64 id; /* the chunk's row id; 0: a free place (filter ids start at 1) */
+    live_slot slot;
+} live_entry;
+
+/* What a cached chunk costs the cache besides its bytes: its record and its places in the
+** index (at most half full, so two). */
+#define LIVE_CHUNK_RECORD_BYTES ((uint64_t)(sizeof(live_chunk) + 2 * sizeof(live_entry)))
+
 /* A chunk made dirty: its filter's id and its index. */
 typedef struct live_dirty {
     sqlite3_int64 filter;
@@ -111,10 +123,13 @@ struct live_store {
     live_filter **filters;
     size_t filter_count, filter_capacity;
     uint64_t generation;
-    /* The chunks read and written (each also in its filter's array). */
+    /* The chunks read and written, and their slots by row id (an open-addressed table,
+    ** entry_mask + 1 places, NULL until the first chunk). */
     live_chunk **cached;
     uint32_t cached_count, cached_capacity;
     uint64_t cached_bytes;
+    live_entry *entries;
+    uint32_t entry_mask;
     uint32_t hand;     /* the clock's, in cached */
     live_dirty *dirty; /* the chunks made dirty since the last flush (some written since) */
     uint32_t dirty_count, dirty_capacity;
@@ -285,7 +300,7 @@ static int live_store_read_config(live_store *s) {
     if (rc != SQLITE_OK) {
         return rc == SQLITE_NOMEM ? rc : live_fail_sqlite(s, rc);
     }
-    int version = 0;
+    int version = 0, short_template = 0;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(stmt, 0);
         if (key == NULL) {
@@ -298,7 +313,13 @@ static int live_store_read_config(live_store *s) {
             s->chunk_bytes = bytes >= 64 && bytes <= 65536 && bytes % 64 == 0 ? (uint32_t)bytes : 0;
         } else if (strcmp(key, "template") == 0 && sqlite3_column_type(stmt, 1) == SQLITE_BLOB) {
             int bytes = sqlite3_column_bytes(stmt, 1);
+            if (bytes < FILTER_HEADER_BYTES) {
+                short_template = 1; /* refused below, nothing allocated */
+                continue;
+            }
+            sqlite3_free(s->template.head); /* (a key twice, in a file that broke its index) */
             s->template.head = sqlite3_malloc64((uint64_t)bytes);
+            s->template.head_bytes = 0;
             if (s->template.head == NULL) {
                 rc = SQLITE_NOMEM;
                 break;
@@ -315,9 +336,10 @@ static int live_store_read_config(live_store *s) {
     if (rc != SQLITE_DONE) {
         return rc == SQLITE_NOMEM ? rc : live_fail_sqlite(s, rc);
     }
-    if (version != LIVE_STORAGE_VERSION || s->chunk_bytes == 0 ||
-        (s->template.head_bytes > 0 && (s->template.head_bytes < FILTER_HEADER_BYTES ||
-                                        s->template.bytes < s->template.head_bytes))) {
+    if (version != LIVE_STORAGE_VERSION || s->chunk_bytes == 0 || short_template ||
+        (s->template.head_bytes > 0 &&
+         (s->template.head_bytes < FILTER_HEADER_BYTES ||
+          s->template.bytes < s->template.head_bytes || s->template.bytes > LIVE_BYTES_MAX))) {
         return live_fail(s, SQLITE_CORRUPT_VTAB,
                          "%s: its table %s_config is not a live table's of version %d", s->table,
                          s->table, LIVE_STORAGE_VERSION);
@@ -427,9 +449,9 @@ static sqlite3_int64 live_chunk_id(const live_chunk *c) {
     return live_first_chunk(c->filter->id) + c->index;
 }
 
-/* The number of chunks of f at its length. */
-static uint32_t live_chunk_count(const live_filter *f) {
-    return (uint32_t)((f->view.bytes - FILTER_HEADER_BYTES + f->chunk_bytes - 1) / f->chunk_bytes);
+/* The number of chunks of f at its length (below 2^25: live_filter_make). */
+static uint64_t live_chunk_count(const live_filter *f) {
+    return (f->view.bytes - FILTER_HEADER_BYTES + f->chunk_bytes - 1) / f->chunk_bytes;
 }
 
 /* The bytes of f in its chunk index: the chunk size, or less for its last chunk. */
@@ -438,11 +460,77 @@ static uint32_t live_chunk_length(const live_filter *f, uint64_t index) {
     return in_filter < f->chunk_bytes ? (uint32_t)in_filter : f->chunk_bytes;
 }
 
-/* The slot of f's chunk index, NULL when no chunk of its block was cached. */
+/* The place in the index where the search for row id starts. */
+static uint32_t live_entry_home(const live_store *s, sqlite3_int64 id) {
+    return (uint32_t)(((uint64_t)id * 0x9e3779b97f4a7c15u) >> 32) & s->entry_mask;
+}
+
+/* The slot of f's chunk index, NULL when the cache does not hold that chunk. */
 static live_slot *live_slot_of(const live_filter *f, uint64_t index) {
-    live_slot *block =
-        index < f->chunk_slots ? f->slot_blocks[index >> LIVE_SLOT_BLOCK_BITS] : NULL;
-    return block != NULL ? block + (index & (LIVE_SLOT_BLOCK - 1)) : NULL;
+    live_store *s = f->store;
+    if (s->entries == NULL || index >= ((uint64_t)1 << LIVE_CHUNK_BITS)) {
+        return NULL;
+    }
+    sqlite3_int64 id = live_first_chunk(f->id) + (sqlite3_int64)index;
+    for (uint32_t at = live_entry_home(s, id);; at = (at + 1) & s->entry_mask) {
+        if (s->entries[at].id == id) {
+            return &s->entries[at].slot;
+        }
+        if (s->entries[at].id == 0) {
+            return NULL;
+        }
+    }
+}
+
+/* Puts entry e in the index's first free place from its home, telling its chunk. */
+static void live_entry_place(live_store *s, const live_entry *e) {
+    uint32_t at = live_entry_home(s, e->id);
+    while (s->entries[at].id != 0) {
+        at = (at + 1) & s->entry_mask;
+    }
+    s->entries[at] = *e;
+    s->entries[at].slot.chunk->slot = &s->entries[at].slot;
+}
+
+/* Makes the index room for one chunk more, at most half full: SQLITE_OK or SQLITE_NOMEM. */
+static int live_entries_reserve(live_store *s) {
+    uint64_t places = s->entries == NULL ? 0 : (uint64_t)s->entry_mask + 1;
+    if (((uint64_t)s->cached_count + 1) * 2 <= places) {
+        return SQLITE_OK;
+    }
+    uint64_t grown_places = places == 0 ? 64 : places * 2;
+    live_entry *grown = sqlite3_malloc64(grown_places * sizeof *grown);
+    if (grown == NULL) {
+        return SQLITE_NOMEM;
+    }
+    memset(grown, 0, grown_places * sizeof *grown);
+    live_entry *old = s->entries;
+    s->entries = grown;
+    s->entry_mask = (uint32_t)(grown_places - 1);
+    for (uint64_t i = 0; i < places; i++) {
+        if (old[i].id != 0) {
+            live_entry_place(s, &old[i]);
+        }
+    }
+    sqlite3_free(old);
+    return SQLITE_OK;
+}
+
+/* Takes slot out of the index, moving back the entries after it that searches would no
+** longer find (and telling their chunks). */
+static void live_entry_remove(live_store *s, live_slot *slot) {
+    uint32_t hole =
+        (uint32_t)((live_entry *)((uint8_t *)slot - offsetof(live_entry, slot)) - s->entries);
+    for (uint32_t at = (hole + 1) & s->entry_mask; s->entries[at].id != 0;
+         at = (at + 1) & s->entry_mask) {
+        uint32_t home = live_entry_home(s, s->entries[at].id);
+        if (((at - home) & s->entry_mask) >= ((at - hole) & s->entry_mask)) {
+            s->entries[hole] = s->entries[at];
+            s->entries[hole].slot.chunk->slot = &s->entries[hole].slot;
+            hole = at;
+        }
+    }
+    memset(&s->entries[hole], 0, sizeof s->entries[hole]);
 }
 
 /* Drops c from the cache, what it did not write with it. */
@@ -450,9 +538,9 @@ static void live_chunk_free(live_store *s, live_chunk *c) {
     live_chunk *last = s->cached[--s->cached_count];
     s->cached[c->at] = last;
     last->at = c->at;
-    memset(c->slot, 0, sizeof *c->slot);
+    live_entry_remove(s, c->slot);
     c->filter->chunks_cached--;
-    s->cached_bytes -= c->data != NULL ? c->filter->chunk_bytes : 0;
+    s->cached_bytes -= LIVE_CHUNK_RECORD_BYTES + (c->data != NULL ? c->filter->chunk_bytes : 0);
     sqlite3_free(c->data);
     sqlite3_free(c);
 }
@@ -549,30 +637,8 @@ static int live_chunk_mark_dirty(live_store *s, live_chunk *c) {
     return SQLITE_OK;
 }
 
-/* Makes f's slot of its chunk index, and room in the store's list for the chunk. */
-static int live_chunk_room(live_store *s, live_filter *f, uint32_t index) {
-    uint32_t block = index >> LIVE_SLOT_BLOCK_BITS;
-    if (index >= f->chunk_slots) {
-        uint32_t chunks = live_chunk_count(f) > index ? live_chunk_count(f) : index + 1;
-        uint32_t blocks =
-            (uint32_t)(((uint64_t)chunks + LIVE_SLOT_BLOCK - 1) >> LIVE_SLOT_BLOCK_BITS);
-        uint32_t before = f->chunk_slots >> LIVE_SLOT_BLOCK_BITS;
-        live_slot **grown = sqlite3_realloc64(f->slot_blocks, blocks * sizeof *grown);
-        if (grown == NULL) {
-            return SQLITE_NOMEM;
-        }
-        memset(grown + before, 0, (blocks - before) * sizeof *grown);
-        f->slot_blocks = grown;
-        f->chunk_slots = blocks << LIVE_SLOT_BLOCK_BITS;
-    }
-    if (f->slot_blocks[block] == NULL) {
-        live_slot *slots = sqlite3_malloc64(LIVE_SLOT_BLOCK * sizeof *slots);
-        if (slots == NULL) {
-            return SQLITE_NOMEM;
-        }
-        memset(slots, 0, LIVE_SLOT_BLOCK * sizeof *slots);
-        f->slot_blocks[block] = slots;
-    }
+/* Makes room in the store's list and index for one chunk more. */
+static int live_chunk_room(live_store *s) {
     if (s->cached_count == s->cached_capacity) {
         uint32_t capacity = s->cached_capacity == 0 ? 64 : s->cached_capacity * 2;
         live_chunk **grown = sqlite3_realloc64(s->cached, capacity * sizeof *grown);
@@ -582,18 +648,19 @@ static int live_chunk_room(live_store *s, live_filter *f, uint32_t index) {
         s->cached = grown;
         s->cached_capacity = capacity;
     }
-    return SQLITE_OK;
+    return live_entries_reserve(s);
 }
 
-/* Reads chunk c's row, if it has one, into c. */
-static int live_chunk_read(live_store *s, live_chunk *c) {
+/* Reads chunk c's row, if it has one, into c, and its part of the count into *keys. */
+static int live_chunk_read(live_store *s, live_chunk *c, sqlite3_int64 *keys) {
     sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_READ);
     uint32_t room = c->filter->chunk_bytes;
     sqlite3_bind_int64(stmt, 1, live_chunk_id(c));
     int step = sqlite3_step(stmt);
+    *keys = 0;
     if (step == SQLITE_ROW) {
         int bytes = sqlite3_column_bytes(stmt, 1);
-        c->slot->keys = sqlite3_column_int64(stmt, 0);
+        *keys = sqlite3_column_int64(stmt, 0);
         c->in_table = 1;
         c->used = (uint32_t)bytes;
         if (bytes > (int)room) {
@@ -614,18 +681,18 @@ static int live_chunk_read(live_store *s, live_chunk *c) {
     return live_statement_done(s, stmt, step);
 }
 
-/* f's chunk index from the cache, read from its row if need be, into *out (valid until the
-** cache next changes). */
-static int live_chunk_get(live_store *s, live_filter *f, uint32_t index, live_chunk **out) {
+/* f's chunk index (below its chunk count) from the cache, read from its row if need be, into
+** *out (valid until the cache next changes). */
+static int live_chunk_get(live_store *s, live_filter *f, uint64_t index, live_chunk **out) {
     live_slot *slot = live_slot_of(f, index);
-    if (slot != NULL && slot->chunk != NULL) {
+    if (slot != NULL) {
         *out = slot->chunk;
         slot->recent = 1;
         return SQLITE_OK;
     }
-    int rc = live_cache_make_room(s, f->chunk_bytes);
+    int rc = live_cache_make_room(s, LIVE_CHUNK_RECORD_BYTES + f->chunk_bytes);
     if (rc == SQLITE_OK) {
-        rc = live_chunk_room(s, f, index);
+        rc = live_chunk_room(s);
     }
     live_chunk *c = rc == SQLITE_OK ? sqlite3_malloc64(sizeof *c) : NULL;
     if (c == NULL) {
@@ -633,20 +700,18 @@ static int live_chunk_get(live_store *s, live_filter *f, uint32_t index, live_ch
     }
     memset(c, 0, sizeof *c);
     c->filter = f;
-    c->slot = live_slot_of(f, index);
-    c->index = index;
-    if ((rc = live_chunk_read(s, c)) != SQLITE_OK) {
-        c->slot->keys = 0;
+    c->index = (uint32_t)index;
+    live_entry entry = {.id = live_chunk_id(c), .slot = {.chunk = c, .recent = 1}};
+    if ((rc = live_chunk_read(s, c, &entry.slot.keys)) != SQLITE_OK) {
         sqlite3_free(c->data);
         sqlite3_free(c);
         return rc;
     }
+    entry.slot.bytes = c->data;
+    live_entry_place(s, &entry); /* (room made above) */
     c->at = s->cached_count;
     s->cached[s->cached_count++] = c;
-    s->cached_bytes += c->data != NULL ? f->chunk_bytes : 0;
-    c->slot->chunk = c;
-    c->slot->bytes = c->data;
-    c->slot->recent = 1;
+    s->cached_bytes += LIVE_CHUNK_RECORD_BYTES + (c->data != NULL ? f->chunk_bytes : 0);
     f->chunks_cached++;
     *out = c;
     return SQLITE_OK;
@@ -655,17 +720,16 @@ static int live_chunk_get(live_store *s, live_filter *f, uint32_t index, live_ch
 /* Empties the cache of chunks, dropping what it did not write. */
 static void live_cache_clear(live_store *s) {
     while (s->cached_count > 0) {
-        live_chunk_free(s, s->cached[s->cached_count - 1]);
+        live_chunk_free(s, s->cached[s->cached_count - 1]); /* (the index keeps its places) */
     }
     s->dirty_count = 0;
 }
 
 /* Drops f's chunks from the cache. */
-static void live_cache_forget(live_store *s, live_filter *f) {
-    for (uint32_t i = 0; i < f->chunk_slots; i++) {
-        const live_slot *slot = live_slot_of(f, i);
-        if (slot != NULL && slot->chunk != NULL) {
-            live_chunk_free(s, slot->chunk);
+static void live_cache_forget(live_store *s, const live_filter *f) {
+    for (uint32_t i = s->cached_count; i-- > 0;) {
+        if (s->cached[i]->filter == f) {
+            live_chunk_free(s, s->cached[i]); /* the last, seen already, takes its place */
         }
     }
 }
@@ -675,10 +739,6 @@ static void live_cache_forget(live_store *s, live_filter *f) {
 /* Frees f. */
 static void live_filter_free(live_filter *f) {
     if (f != NULL) {
-        for (uint32_t b = 0; b < f->chunk_slots >> LIVE_SLOT_BLOCK_BITS; b++) {
-            sqlite3_free(f->slot_blocks[b]);
-        }
-        sqlite3_free(f->slot_blocks);
         sqlite3_free(f->name);
         sqlite3_free(f);
     }
@@ -705,6 +765,7 @@ void live_store_close(live_store *s) {
     live_store_finalize(s);
     live_filters_clear(s);
     sqlite3_free(s->cached);
+    sqlite3_free(s->entries);
     sqlite3_free(s->dirty);
     sqlite3_free(s->undo);
     sqlite3_free(s->template.head);
@@ -741,6 +802,13 @@ static int live_filter_make(live_store *s, sqlite3_int64 id, const char *name,
         live_filter_free(f);
         return live_fail(s, SQLITE_CORRUPT_VTAB, "%s: corrupt filter %lld in %s_filters", s->table,
                          id, s->table);
+    }
+    if ((uint64_t)bytes > LIVE_BYTES_MAX) {
+        live_filter_free(f);
+        return live_fail(s, SQLITE_CORRUPT_VTAB,
+                         "%s: corrupt filter %lld in %s_filters: %lld bytes, more than SQLite's "
+                         "longest BLOB (%llu)",
+                         s->table, id, s->table, bytes, (unsigned long long)LIVE_BYTES_MAX);
     }
     memcpy(f->header, header, FILTER_HEADER_BYTES);
     memcpy(f->stored_header, header, FILTER_HEADER_BYTES);
@@ -809,8 +877,13 @@ int live_store_load(live_store *s) {
     int rc = SQLITE_OK, step;
     while (rc == SQLITE_OK && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
         live_filter *f;
-        rc = live_filter_make(s, sqlite3_column_int64(stmt, 0),
-                              (const char *)sqlite3_column_text(stmt, 1),
+        sqlite3_int64 id = sqlite3_column_int64(stmt, 0);
+        if (s->filter_count > 0 && id <= s->filters[s->filter_count - 1]->id) {
+            rc = live_fail(s, SQLITE_CORRUPT_VTAB, "%s: corrupt %s_filters: ids out of order",
+                           s->table, s->table);
+            break;
+        }
+        rc = live_filter_make(s, id, (const char *)sqlite3_column_text(stmt, 1),
                               sqlite3_column_blob(stmt, 2), sqlite3_column_bytes(stmt, 2),
                               sqlite3_column_int64(stmt, 3), sqlite3_column_int64(stmt, 4), &f);
         if (rc == SQLITE_OK && (rc = live_filters_append(s, f)) != SQLITE_OK) {
@@ -1145,8 +1218,8 @@ static int live_integrity_chunk(live_store *s, sqlite3_int64 id, int keys_type, 
     }
     if (index >= live_chunk_count(f)) {
         return live_fail(s, SQLITE_CORRUPT_VTAB,
-                         "%s: corrupt chunk %lld in %s_chunks: filter %lld has %u chunks", s->table,
-                         id, s->table, f->id, live_chunk_count(f));
+                         "%s: corrupt chunk %lld in %s_chunks: filter %lld has %llu chunks",
+                         s->table, id, s->table, f->id, (unsigned long long)live_chunk_count(f));
     }
     uint32_t room = live_chunk_length(f, index);
     static const char *const type_names[] = {"", "INTEGER", "REAL", "TEXT", "BLOB", "NULL"};
@@ -1286,7 +1359,7 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
         uint32_t within = (uint32_t)(body % f->chunk_bytes);
         uint32_t part = f->chunk_bytes - within < n ? f->chunk_bytes - within : n;
         live_chunk *c;
-        if (live_chunk_get(s, f, (uint32_t)index, &c) != SQLITE_OK) {
+        if (live_chunk_get(s, f, index, &c) != SQLITE_OK) {
             return 1;
         }
         uint32_t length = live_chunk_length(f, index); /* which may have grown with f */
@@ -1325,39 +1398,46 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
     return 0;
 }
 
+/* The slot of the cached chunk that holds all of f's n bytes at offset, their place in it in
+** *within; NULL when they are not all in one chunk of the body, or it is not cached. */
+static live_slot *live_slot_holding(const live_filter *f, uint64_t offset, uint32_t n,
+                                    uint32_t *within) {
+    if (offset < FILTER_HEADER_BYTES || offset + n > f->view.bytes) {
+        return NULL;
+    }
+    uint64_t body = offset - FILTER_HEADER_BYTES;
+    *within = (uint32_t)(body % f->chunk_bytes);
+    return *within + n <= f->chunk_bytes ? live_slot_of(f, body / f->chunk_bytes) : NULL;
+}
+
 static int live_io_read(void *state, uint64_t offset, uint8_t *buf, uint32_t n) {
     live_filter *f = state;
-    uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
-    uint32_t within = (uint32_t)(body % f->chunk_bytes);
-    live_slot *slot = live_slot_of(f, index);
-    if (offset >= FILTER_HEADER_BYTES && within + n <= f->chunk_bytes &&
-        offset + n <= f->view.bytes && slot != NULL && slot->chunk != NULL) {
-        const uint8_t *bytes = slot->bytes; /* a read of a line, from the cache */
-        slot->recent = 1;
-        if (bytes != NULL) {
-            memcpy(buf, bytes + within, n);
-        } else {
-            memset(buf, 0, n);
-        }
-        return 0;
+    uint32_t within;
+    live_slot *slot = live_slot_holding(f, offset, n, &within);
+    if (slot == NULL) {
+        return live_io_access(f, offset, buf, NULL, n);
     }
-    return live_io_access(f, offset, buf, NULL, n);
+    slot->recent = 1; /* a read of a line, from the cache */
+    if (slot->bytes != NULL) {
+        memcpy(buf, slot->bytes + within, n);
+    } else {
+        memset(buf, 0, n);
+    }
+    return 0;
 }
 
 static int live_io_write(void *state, uint64_t offset, const uint8_t *buf, uint32_t n) {
     live_filter *f = state;
-    uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
-    uint32_t within = (uint32_t)(body % f->chunk_bytes);
-    live_slot *slot = live_slot_of(f, index);
-    if (offset >= FILTER_HEADER_BYTES && within + n <= f->chunk_bytes &&
-        offset + n <= f->view.bytes && slot != NULL && slot->ready && !f->store->undo_on) {
-        memcpy(slot->bytes + within, buf, n); /* a chunk already changed */
-        slot->recent = 1;
-        f->store->op_wrote = 1;
-        f->store->op_index = (uint32_t)index;
-        return 0;
+    uint32_t within;
+    live_slot *slot = live_slot_holding(f, offset, n, &within);
+    if (slot == NULL || !slot->ready || f->store->undo_on) {
+        return live_io_access(f, offset, NULL, buf, n);
     }
-    return live_io_access(f, offset, NULL, buf, n);
+    memcpy(slot->bytes + within, buf, n); /* a chunk already changed */
+    slot->recent = 1;
+    f->store->op_wrote = 1;
+    f->store->op_index = slot->chunk->index;
+    return 0;
 }
 
 filter_io live_filter_io(live_filter *f) {
@@ -1375,8 +1455,7 @@ static int live_prefetch_read(void *state, uint64_t offset, uint8_t *buf, uint32
     uint64_t body = offset - FILTER_HEADER_BYTES, index = body / f->chunk_bytes;
     uint32_t within = (uint32_t)(body % f->chunk_bytes);
     const live_slot *slot = live_slot_of(f, index);
-    if (offset + n <= f->view.bytes && slot != NULL && slot->chunk != NULL && slot->bytes != NULL &&
-        n > 0) {
+    if (offset + n <= f->view.bytes && slot != NULL && slot->bytes != NULL && n > 0) {
         /* Its first and last byte: a chunk's bytes are not aligned to the CPU's lines, so a
         ** line of the filter lies across two of them. */
         __builtin_prefetch(slot->bytes + within);
@@ -1478,12 +1557,12 @@ void live_op_end(live_filter *f) {
     }
     live_slot *slot = s->op_wrote ? live_slot_of(f, s->op_index) : NULL;
     if (slot != NULL && slot->ready) {
-        slot->keys += delta; /* a chunk already changed */
+        live_parts_add(&slot->keys, delta); /* a chunk already changed */
         return;
     }
     if (s->op_wrote && live_chunk_get(s, f, s->op_index, &c) == SQLITE_OK &&
         live_chunk_mark_dirty(s, c) == SQLITE_OK) {
-        c->slot->keys += delta;
+        live_parts_add(&c->slot->keys, delta);
         return;
     }
     f->base += (uint64_t)delta; /* no chunk written (or it cannot be had): the header's part */
@@ -1491,11 +1570,11 @@ void live_op_end(live_filter *f) {
 }
 
 void live_filter_lengthen(live_filter *f, uint64_t bytes) {
+    live_store *s = f->store;
     f->view.bytes = bytes;
-    for (uint32_t i = 0; i < f->chunk_slots; i++) {
-        live_slot *slot = live_slot_of(f, i);
-        if (slot != NULL) {
-            slot->ready = 0; /* a chunk's length in the filter may have grown */
+    for (uint32_t i = 0; i < s->cached_count; i++) {
+        if (s->cached[i]->filter == f) {
+            s->cached[i]->slot->ready = 0; /* a chunk's length in the filter may have grown */
         }
     }
 }
@@ -1522,8 +1601,7 @@ int live_filter_snapshot(live_filter *f, uint8_t **out) {
             FILTER_HEADER_BYTES + (uint64_t)(id - live_first_chunk(f->id)) * f->chunk_bytes;
         int length = sqlite3_column_bytes(stmt, 2);
         uint64_t index = (uint64_t)(id - live_first_chunk(f->id));
-        const live_slot *slot = live_slot_of(f, index);
-        if (slot != NULL && slot->chunk != NULL) {
+        if (live_slot_of(f, index) != NULL) {
             continue; /* the cache's is newer */
         }
         if (length > (int)f->chunk_bytes || at + (uint64_t)length > bytes) {
@@ -1533,17 +1611,18 @@ int live_filter_snapshot(live_filter *f, uint8_t **out) {
                              s->table, id, f->id);
         }
         memset(blob + written, 0, (size_t)(at - written)); /* chunks without rows: zeros */
-        memcpy(blob + at, sqlite3_column_blob(stmt, 2), (size_t)length);
+        if (length > 0) {
+            memcpy(blob + at, sqlite3_column_blob(stmt, 2), (size_t)length);
+        }
         written = at + (uint64_t)length;
         live_parts_add(&parts, sqlite3_column_int64(stmt, 1));
     }
     rc = live_statement_done(s, stmt, step);
     memset(blob + written, 0, (size_t)(bytes - written));
-    for (uint32_t i = 0; rc == SQLITE_OK && i < f->chunk_slots; i++) {
-        const live_slot *slot = live_slot_of(f, i);
-        const live_chunk *c = slot != NULL ? slot->chunk : NULL;
-        uint64_t at = FILTER_HEADER_BYTES + (uint64_t)i * f->chunk_bytes;
-        if (c == NULL || at >= bytes) {
+    for (uint32_t i = 0; rc == SQLITE_OK && i < s->cached_count; i++) {
+        const live_chunk *c = s->cached[i];
+        uint64_t at = FILTER_HEADER_BYTES + (uint64_t)c->index * f->chunk_bytes;
+        if (c->filter != f || at >= bytes) {
             continue;
         }
         uint64_t length = bytes - at < c->used ? bytes - at : c->used;

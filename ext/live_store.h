@@ -46,10 +46,7 @@ typedef struct live_filter {
     int body_checked; /* what it keeps past its header validated (live_filter_open) */
     filter_view view; /* of header; bytes the filter's length */
     struct live_store *store;
-    /* By chunk index, what the cache holds of each chunk: blocks of slots, made as needed. */
-    struct live_slot **slot_blocks;
-    uint32_t chunk_slots;   /* the slots the blocks' array covers */
-    uint32_t chunks_cached; /* how many */
+    uint32_t chunks_cached; /* how many of its chunks the store's cache holds */
 } live_filter;
 
 typedef struct live_store live_store;

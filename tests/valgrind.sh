@@ -13,5 +13,5 @@ cd "$(dirname "$0")/.."
 cmake --preset valgrind
 cmake --build --preset valgrind
 ctest --test-dir build-valgrind -T memcheck --output-on-failure \
-    -R '^(core\.unit|sql\..*|compat\..*|api|in_place|memory|static|limits\.small_set|fuzz\..*\.replay|robust\.(oom|threads))$' \
+    -R '^(core\.unit|sql\..*|compat\..*|api|in_place|live\.hostile|memory|static|limits\.small_set|fuzz\..*\.replay|robust\.(oom|threads))$' \
     "$@"

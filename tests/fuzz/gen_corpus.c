@@ -1,11 +1,10 @@
 /*
 ** gen_corpus.c: writes the seed corpora of the fuzz targets.
 **
-** Usage: gen_corpus DIR, where DIR holds the directories fuzz_core, fuzz_sql,
-** fuzz_roundtrip, fuzz_live, fuzz_parquet_footer and fuzz_wasm_reader. check_corpus.cmake runs it
-*to check (or
-** update) the committed corpus/: every file there is written by this program, nothing is
-** edited by hand.
+** Usage: gen_corpus DIR, where DIR holds the directories fuzz_core, fuzz_sql, fuzz_roundtrip,
+** fuzz_live, fuzz_shadow, fuzz_parquet_footer and fuzz_wasm_reader. check_corpus.cmake runs it
+** to check (or update) the committed corpus/: every file there is written by this program,
+** nothing is edited by hand. A corpus written by a file of its own is named in gen_corpus.h.
 **
 ** fuzz_core gets filter BLOBs: valid ones of every kind (empty, with keys,
 ** full, at k's cap, of a newer writer; counting filters with saturated
@@ -16,7 +15,8 @@
 ** every kind (the kinds bloom_build builds taken from the table of kinds and
 ** tests/test_kinds.h), and targets of the in-place functions. fuzz_roundtrip
 ** gets keys of every type under every form of bloom_build, with corruptions.
-** fuzz_live gets sequences of operations on a live table of every kind. fuzz_parquet_footer
+** fuzz_live gets sequences of operations on a live table of every kind; fuzz_shadow, on one
+** whose shadow tables' rows are changed (gen_corpus_shadow.c). fuzz_parquet_footer
 ** gets the footers and Bloom filters of tests/parquet's files, and a footer of every Thrift type.
 ** fuzz_wasm_reader gets two valid filters of each kind and a refused one, each with probes of
 ** every key type and formats of doubles.
@@ -25,6 +25,7 @@
 #include "filter_kinds.h"
 #include "fuzz_input.h"
 #include "fuzz_live.h"
+#include "gen_corpus.h"
 #include "kind_list.h"
 #include "parquet_footer.h"
 
@@ -34,13 +35,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_SEED_BYTES = 16384 };
-
-/* A seed being written. */
-typedef struct seed {
-    uint8_t bytes[MAX_SEED_BYTES];
-    size_t size;
-} seed;
+/* Appends one corruption of fuzz_roundtrip's input: a flip of mask at offset (modulo the
+** filter's length). */
+static void put_flip(seed *s, unsigned offset, unsigned mask) {
+    put_u8(s, 0);
+    put_u16(s, offset);
+    put_u8(s, mask);
+}
 
 /* A filter BLOB, valid or not, and its name. */
 typedef struct filter {
@@ -51,97 +52,6 @@ typedef struct filter {
 
 /* Room for the filters of the corpora. */
 enum { MAX_FILTERS = 288 };
-
-/* Appends length bytes to s; aborts if they do not fit. */
-static void put_bytes(seed *s, const void *bytes, size_t length) {
-    if (length > sizeof s->bytes - s->size) {
-        fuzz_fail("a seed is larger than %d bytes", MAX_SEED_BYTES);
-    }
-    memcpy(s->bytes + s->size, bytes, length);
-    s->size += length;
-}
-
-/* Appends one byte. */
-static void put_u8(seed *s, unsigned v) {
-    uint8_t byte = (uint8_t)v;
-    put_bytes(s, &byte, 1);
-}
-
-/* Appends v as 2 bytes, little-endian. */
-static void put_u16(seed *s, unsigned v) {
-    put_u8(s, v & 0xFF);
-    put_u8(s, (v >> 8) & 0xFF);
-}
-
-/* Appends one corruption of fuzz_roundtrip's input: a flip of mask at offset (modulo the
-** filter's length). */
-static void put_flip(seed *s, unsigned offset, unsigned mask) {
-    put_u8(s, 0);
-    put_u16(s, offset);
-    put_u8(s, mask);
-}
-
-/* Appends v as 8 bytes, little-endian. */
-static void put_u64(seed *s, uint64_t v) {
-    for (int shift = 0; shift < 64; shift += 8) {
-        put_u8(s, (unsigned)(v >> shift) & 0xFF);
-    }
-}
-
-/* Appends a value of a string tag (FUZZ_TEXT, FUZZ_TEXT16, FUZZ_BLOB). */
-static void put_string(seed *s, fuzz_value_tag tag, const void *bytes, size_t length) {
-    put_u8(s, tag);
-    put_u16(s, (unsigned)length);
-    put_bytes(s, bytes, length);
-}
-
-/* Appends a TEXT value. */
-static void put_text(seed *s, const char *text) {
-    put_string(s, FUZZ_TEXT, text, strlen(text));
-}
-
-/* Appends an INTEGER value, or an integral REAL one with tag FUZZ_INTEGRAL_REAL. */
-static void put_integer(seed *s, fuzz_value_tag tag, int64_t v) {
-    put_u8(s, tag);
-    put_u64(s, (uint64_t)v);
-}
-
-/* Appends the 8 bytes of v's bits, little-endian. */
-static void put_real_bits(seed *s, double v) {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    put_u64(s, bits);
-}
-
-/* Appends a REAL value. */
-static void put_real(seed *s, double v) {
-    put_u8(s, FUZZ_REAL);
-    put_real_bits(s, v);
-}
-
-/* Appends the special REAL of index i (see fuzz_special_real). */
-static void put_special_real(seed *s, unsigned i) {
-    put_u8(s, FUZZ_SPECIAL_REAL);
-    put_u8(s, i);
-}
-
-/* Appends a NULL value. */
-static void put_null(seed *s) {
-    put_u8(s, FUZZ_NULL);
-}
-
-/* Writes length bytes to DIR/target/name; aborts on failure. */
-static void write_file(const char *dir, const char *target, const char *name, const void *bytes,
-                       size_t length) {
-    char path[1024];
-    if (snprintf(path, sizeof path, "%s/%s/%s", dir, target, name) >= (int)sizeof path) {
-        fuzz_fail("path too long: %s/%s/%s", dir, target, name);
-    }
-    FILE *f = fopen(path, "wb");
-    if (f == NULL || fwrite(bytes, 1, length, f) != length || fclose(f) != 0) {
-        fuzz_fail("cannot write %s", path);
-    }
-}
 
 /* Makes f a filter of kind (a Bloom layout, or COUNTING_KIND) for n keys at rate p, with the
 ** INTEGER keys 0 .. keys - 1. */
@@ -2233,5 +2143,6 @@ int main(int argc, char **argv) {
     write_live_corpus(argv[1], filters, count);
     write_parquet_corpus(argv[1]);
     write_wasm_reader_corpus(argv[1], filters, count);
+    write_shadow_corpus(argv[1]);
     return 0;
 }

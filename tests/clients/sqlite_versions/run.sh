@@ -56,7 +56,7 @@ if stale "$workdir/sqlite3.o" "$amalgamation/sqlite3.h"; then
         -DSQLITE_ENABLE_STAT4 -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_THREADSAFE=1 -c "$amalgamation/sqlite3.c" \
         -o "$workdir/sqlite3.o" || exit 1
 fi
-for program in sqltest test_in_place test_live; do
+for program in sqltest test_in_place test_live test_live_hostile; do
     if stale "$workdir/$program" "$tests/$program.c" || [ "$workdir/sqlite3.o" -nt "$workdir/$program" ]; then
         "$cc" -O1 -I"$amalgamation" -I"$tests" "$tests/$program.c" "$workdir/sqlite3.o" \
             -o "$workdir/$program" -ldl -lpthread -lm || exit 1
@@ -67,6 +67,7 @@ echo "SQLite $version"
 failed=0
 "$workdir/test_in_place" "$extension" "$workdir/in_place" || failed=1
 "$workdir/test_live" "$extension" "$workdir/live" || failed=1
+"$workdir/test_live_hostile" "$extension" "$workdir/live_hostile" || failed=1
 for script in "$@"; do
     "$workdir/sqltest" "$extension" "$script" "$workdir/test.db" || failed=1
 done
