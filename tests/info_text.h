@@ -1,6 +1,6 @@
 /*
 ** info_text.h: bloom_info's JSON as a reader without SQLite writes it: filter_info
-** (ext/filter_info.h) through an info_sink that formats with the C library, into a text.h
+** (ext/core/filter_info.h) through an info_sink that formats with the C library, into a text.h
 ** string. For the tests that hold the core's JSON to what its readers write (tests/unit's
 ** test_filter.c, tests/fuzz/fuzz_wasm_reader.c).
 */

@@ -1,6 +1,6 @@
 /*
 ** test_kinds.h: what the test and benchmark programs know of each kind beyond
-** its entry in the table of kinds (ext/filter_kinds.h): how SQL and the core
+** its entry in the table of kinds (ext/kinds/filter_kinds.h): how SQL and the core
 ** build one, what its measured false-positive rate is held to, what stands
 ** for its k, the slack a benchmark gives it. One row a kind, at the index of
 ** its id less 1, as in the table of kinds: a program loops over
@@ -163,7 +163,7 @@ static uint8_t *test_empty_fuse(uint64_t n, double p, uint64_t *bytes) {
 }
 
 /* make_built of the binary fuse kind: the keys' h1 made distinct, the filter sized for them and
-** built with scratch from malloc, as ext/fuse_sql.c builds it. */
+** built with scratch from malloc, as ext/sql/fuse_sql.c builds it. */
 static uint8_t *test_built_fuse(const key_hash *keys, uint64_t count, uint64_t n, double p,
                                 uint64_t *bytes) {
     uint64_t *h1 = malloc((count > 0 ? count : 1) * sizeof *h1);

@@ -361,7 +361,7 @@ static int failed_in_order(const failed_allocation *failed, int failures,
 /* A static kind's build of kind over rows rows (form: its SQL, the kind's name a %s) with each of
 ** its large allocations failing in turn, once, then from then on: each must end cleanly, and
 ** those failed once must hold, in order, the kept keys (grown to hold the rows' keys), the buffer
-** that sorts them, the filter and the three arrays of scratch of its slots (ext/fuse_sql.c).
+** that sorts them, the filter and the three arrays of scratch of its slots (ext/sql/fuse_sql.c).
 ** Where n is given (n > 0), the first must be the room reserved for n keys at the first row, its
 ** failure absorbed (the keys' room then grown as they come). */
 static void test_static_build_failing(sqlite3 *db, const filter_kind *kind, const char *form,

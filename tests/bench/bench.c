@@ -822,7 +822,7 @@ static void table_scale(bench *b) {
     printf("\nprobe ns/row includes the recursive CTE that generates the keys.\n");
 }
 
-/* 7. Filters kept up to date where they are stored (ext/in_place_functions.c): a trigger that
+/* 7. Filters kept up to date where they are stored (ext/functions/in_place_functions.c): a trigger that
 ** adds each new row's key in place, against no trigger and against rewriting the BLOB; the
 ** in-place probe against a bound filter; and what the counting kind costs a row. */
 
@@ -1225,7 +1225,7 @@ static void table_live(bench *b) {
     live_removing(b);
 }
 
-/* 8. The scalable kind (ext/scalable_core.h): its growth ratio g and tightening ratio r chosen
+/* 8. The scalable kind (ext/kinds/scalable_core.h): its growth ratio g and tightening ratio r chosen
 ** from measurements through the core; its figures through SQL; and its growth in place. */
 
 /* splitmix64: the benchmark's random numbers, from a fixed seed. */
@@ -1780,7 +1780,7 @@ static void table_scalable(bench *b) {
     table_scalable_in_place(b);
 }
 
-/* 9. The count-min sketch (ext/countmin_core.h) on a Zipf-distributed stream. */
+/* 9. The count-min sketch (ext/kinds/countmin_core.h) on a Zipf-distributed stream. */
 
 /* Draws of ranks 1..keys with chance proportional to 1 / rank^s: the cumulative distribution,
 ** searched. */
@@ -2233,7 +2233,7 @@ static void table_vacuum(bench *b) {
     }
 }
 
-/* 11. The live table (ext/live_table.c): an insert through a trigger and a probe at capacities
+/* 11. The live table (ext/live/live_table.c): an insert through a trigger and a probe at capacities
 ** from 1e5 to 1e8 keys, a bulk load, a snapshot, a join and a query over many filters. */
 
 /* 11a's inserts: into a table without a trigger, through a trigger into a live table, through a

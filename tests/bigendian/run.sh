@@ -10,7 +10,8 @@ core=$(printf '%s' "$4" | tr ';' ' ')
 rm -rf "$scratch"
 mkdir -p "$scratch/include" "$scratch/from_s390x" "$scratch/from_host"
 cp /usr/include/xxhash.h "$scratch/include/" # alone: the host's /usr/include would shadow s390x's
-cc="s390x-linux-gnu-gcc -std=c11 -O2 -static -Wall -Wextra -Werror -I$source/ext -isystem $scratch/include"
+includes=$(for layer in "$source"/ext/*/; do printf ' -I%s' "${layer%/}"; done)
+cc="s390x-linux-gnu-gcc -std=c11 -O2 -static -Wall -Wextra -Werror$includes -isystem $scratch/include"
 # shellcheck disable=SC2086 # $core is a list of paths without spaces
 $cc -o "$scratch/test_core" $core "$source"/tests/unit/*.c -lm
 # shellcheck disable=SC2086

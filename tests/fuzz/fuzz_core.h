@@ -88,6 +88,10 @@ void check_oracles(void);
 /* The oracle of kind, an entry of the table of kinds. */
 const kind_oracle *oracle_of(const filter_kind *kind);
 
+/* Whether data (size bytes) passes the prelude's checks of docs/format.md section 5 (length,
+** magic, versions); else writes the message to expected. */
+int spec_prelude_accepts(const uint8_t *data, size_t size, char *expected);
+
 /* 1 when the spec accepts the BLOB data of size bytes: the prelude's checks, then the kind's
 ** (docs/format.md, "Validation"): on its header, and unless header_only (what
 ** filter_open_header checks) on what it keeps past it. Else 0, and expected (FILTER_WHY_MAX

@@ -57,7 +57,7 @@ static unsigned spec_key_hash_of(unsigned kind_id) {
     return kind_id == PARQUET_KIND ? KEY_HASH_XXH64_PARQUET : KEY_HASH_XXH3_128;
 }
 
-int spec_accepts(const uint8_t *data, size_t size, char *expected, int header_only) {
+int spec_prelude_accepts(const uint8_t *data, size_t size, char *expected) {
     static const uint8_t magic[4] = {'S', 'Q', 'B', 'F'};
     expected[0] = '\0';
     if (size < FILTER_HEADER_BYTES) {
@@ -70,7 +70,6 @@ int spec_accepts(const uint8_t *data, size_t size, char *expected, int header_on
                       data[0], data[1], data[2], data[3]);
     }
     unsigned version = data[FILTER_OFF_VERSION], min_reader = data[FILTER_OFF_MIN_READER];
-    unsigned kind_id = data[FILTER_OFF_KIND], hash = data[FILTER_OFF_HASH];
     if (min_reader < 1 || min_reader > version) {
         return refuse(expected, "corrupt filter: format version %u with minimum reader version %u",
                       version, min_reader);
@@ -81,6 +80,15 @@ int spec_accepts(const uint8_t *data, size_t size, char *expected, int header_on
                       "reads version %d",
                       version, min_reader, FILTER_FORMAT_VERSION);
     }
+    return 1;
+}
+
+int spec_accepts(const uint8_t *data, size_t size, char *expected, int header_only) {
+    if (!spec_prelude_accepts(data, size, expected)) {
+        return 0;
+    }
+    unsigned min_reader = data[FILTER_OFF_MIN_READER];
+    unsigned kind_id = data[FILTER_OFF_KIND], hash = data[FILTER_OFF_HASH];
     const filter_kind *kind = filter_kind_by_id((int)kind_id);
     if (kind == NULL) {
         return refuse(expected, "corrupt filter: unknown kind %u", kind_id);

@@ -115,15 +115,18 @@ static int scalable_valid_body(const uint8_t *blob, size_t size, char *why) {
                           "bytes after byte %zu",
                           i, (unsigned long long)m, (unsigned long long)left, offset);
         }
-        if (!spec_accepts(head, (size_t)stage_bytes, stage_why, 1)) {
+        if (!spec_prelude_accepts(head, (size_t)stage_bytes, stage_why)) {
             return refuse(why, "corrupt filter: stage %u: %s", i, stage_why);
         }
-        bloom_header h = bloom_fields_of(head);
         if (head[FILTER_OFF_KIND] != s.layout || head[FILTER_OFF_HASH] != blob[FILTER_OFF_HASH]) {
             return refuse(why, "corrupt filter: stage %u is of kind %u and hash %u, not %u and %u",
                           i, head[FILTER_OFF_KIND], head[FILTER_OFF_HASH], s.layout,
                           blob[FILTER_OFF_HASH]);
         }
+        if (!spec_accepts(head, (size_t)stage_bytes, stage_why, 1)) {
+            return refuse(why, "corrupt filter: stage %u: %s", i, stage_why);
+        }
+        bloom_header h = bloom_fields_of(head);
         if (!stage_target(&s, i, &n, &p) || h.n != n || memcmp(&h.p, &p, sizeof p) != 0) {
             return refuse(why,
                           "corrupt filter: stage %u is sized for n = %llu at p = %s, not as stage "

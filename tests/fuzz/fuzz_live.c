@@ -318,7 +318,7 @@ static uint64_t live_count_of(const model_filter *f) {
     if (!view.kind->count_by_steps) {
         return count_at(f->bytes, view.kind->count_offset);
     }
-    uint64_t most = view.kind->count_most != NULL ? view.kind->count_most(&view) : UINT64_MAX;
+    uint64_t most = view.kind->count_limit != NULL ? view.kind->count_limit(&view) : UINT64_MAX;
     uint64_t below = f->steps < 0 ? (uint64_t)(-(f->steps + 1)) + 1 : 0;
     uint64_t total =
         f->steps >= 0     ? (f->base > UINT64_MAX - (uint64_t)f->steps ? UINT64_MAX

@@ -1,8 +1,8 @@
 /*
 ** fuzz_wasm_reader.c: libFuzzer target for the WebAssembly reader's exports
-** (ext/wasm_reader.c, what the npm package's sqlite-bloom/filter calls), built
+** (ext/wasm/wasm_reader.c, what the npm package's sqlite-bloom/filter calls), built
 ** natively, against the core they wrap and the C library's printf, which its
-** own (ext/wasm_format.c) must equal. The input:
+** own (ext/wasm/wasm_format.c) must equal. The input:
 **   string   a filter BLOB, copied to a buffer of its length and opened by
 **            wasm_reader_open;
 **   then operations until the input ends (at most 64), each an op byte, modulo 4 (a

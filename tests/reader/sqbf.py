@@ -122,10 +122,10 @@ def parse(blob):
     return _parse(blob, len(blob), True)
 
 
-def _parse(blob, length, stages):
-    """Section 5's checks of a BLOB of `length` bytes whose first bytes are `blob` (its header
-    at least); a scalable filter's stages are checked when `stages` (not when it is itself a
-    stage: section 5 checks a stage's header as a header)."""
+def _check_prelude(blob, length):
+    """Section 5's checks of the prelude of a BLOB of `length` bytes whose first bytes are
+    `blob`: its length, magic and versions. Returns its format version, minimum reader version,
+    kind and key hash."""
     if length < HEADER:
         raise FilterError("not a Bloom filter: length %d is shorter than the 64-byte header"
                           % length)
@@ -142,6 +142,14 @@ def _parse(blob, length, stages):
     if mrv > READER_VERSION:
         raise FilterError("filter format version %d needs a reader of version %d or later; "
                           "this one reads version %d" % (fv, mrv, READER_VERSION))
+    return fv, mrv, kind, khash
+
+
+def _parse(blob, length, stages):
+    """Section 5's checks of a BLOB of `length` bytes whose first bytes are `blob` (its header
+    at least); a scalable filter's stages are checked when `stages` (not when it is itself a
+    stage: section 5 checks a stage's header as a header)."""
+    fv, mrv, kind, khash = _check_prelude(blob, length)
     if kind not in KINDS:
         raise FilterError("corrupt filter: unknown kind %d" % kind)
     if mrv < FORMAT_VERSION[kind]:            # section 5: the version that defines the kind
@@ -774,13 +782,17 @@ def _parse_scalable(blob, length, fv, mrv, khash, with_stages):
         if size > length - o:
             raise FilterError("corrupt filter: stage %d of m = %d bits does not fit in the %d "
                               "bytes after byte %d" % (i, m, length - o, o))
+        try:                                  # its prelude, as a BLOB of l_i
+            _, _, stage_kind, stage_hash = _check_prelude(blob[o:o + HEADER], size)
+        except FilterError as e:
+            raise FilterError("corrupt filter: stage %d: %s" % (i, e)) from None
+        if stage_kind != layout or stage_hash != khash:
+            raise FilterError("corrupt filter: stage %d is of kind %d and hash %d, not %d and %d"
+                              % (i, stage_kind, stage_hash, layout, khash))
         try:
             head = _parse(blob[o:o + HEADER], size, False)   # its header, as a BLOB of l_i
         except FilterError as e:
             raise FilterError("corrupt filter: stage %d: %s" % (i, e)) from None
-        if head.kind != layout or head.key_hash != khash:
-            raise FilterError("corrupt filter: stage %d is of kind %d and hash %d, not %d and %d"
-                              % (i, head.kind, head.key_hash, layout, khash))
         ni, pi = stage_target(n, p, g, r, i)
         if ni is None or head.n != ni or not _same_real(head.p, pi):
             raise FilterError("corrupt filter: stage %d is sized for n = %d at p = %s, not as "

@@ -507,26 +507,26 @@ void test_scalable_validation(void) {
     expect_invalid_at(blob, 304, 64 + 4, 0x0303, 2,
                       "corrupt filter: stage 0: filter format version 3 needs a reader of "
                       "version 3 or later; this one reads version 2");
+    /* A stage's kind and hash are compared with the filter's before its header is checked. */
     expect_invalid_at(blob, 304, 64 + 6, 3, 1,
-                      "corrupt filter: stage 0: corrupt filter: kind 3 is of format version 2, "
-                      "read by readers of version 2 and later, not 1");
+                      "corrupt filter: stage 0 is of kind 3 and hash 1, not 1 and 1");
     expect_invalid_at(blob, 304, 64 + 7, 9, 1,
-                      "corrupt filter: stage 0: corrupt filter: unknown hash 9");
+                      "corrupt filter: stage 0 is of kind 1 and hash 9, not 1 and 1");
     expect_invalid_at(blob, 304, 64 + 7, 2, 1,
-                      "corrupt filter: stage 0: corrupt filter: kind 1 hashes its keys by hash 1, "
-                      "not 2");
+                      "corrupt filter: stage 0 is of kind 1 and hash 2, not 1 and 1");
     expect_invalid_at(blob, 304, 136 + 24, 0, 8,
                       "corrupt filter: stage 1: corrupt filter: capacity n = 0");
     expect_invalid_at(blob, 304, 216 + 13, 1, 1,
                       "corrupt filter: stage 2: corrupt filter: reserved byte 13 is 0x01, not 0");
-    /* A stage of kind 3 (versions 2, counter width 4), validated at the length its m gives. */
+    /* A stage of kind 3 (versions 2, counter width 4), or of no kind: refused for its kind
+    ** before its header is checked as a Bloom filter's. */
     memcpy(other, blob, 304);
     other[64 + 4] = other[64 + 5] = 2;
     other[64 + 6] = 3;
     other[64 + 12] = 4;
-    expect_invalid(other, 304,
-                   "corrupt filter: stage 0: corrupt filter: m = 64 counters need 96 "
-                   "bytes, the BLOB has 72");
+    expect_invalid(other, 304, "corrupt filter: stage 0 is of kind 3 and hash 1, not 1 and 1");
+    other[64 + 6] = 9;
+    expect_invalid(other, 304, "corrupt filter: stage 0 is of kind 9 and hash 1, not 1 and 1");
     /* A stage of a newer format version this reader may read: its reserved bytes are its
     ** writer's, and it is a stage like another. */
     memcpy(other, blob, 304);

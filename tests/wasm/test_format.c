@@ -1,5 +1,5 @@
 /*
-** test_format.c: ext/wasm_format.c, the snprintf of the WebAssembly reader,
+** test_format.c: ext/wasm/wasm_format.c, the snprintf of the WebAssembly reader,
 ** against the C library's snprintf (glibc's: doubles from their exact value,
 ** rounded to nearest, ties to even), built natively: every conversion the core
 ** and the reader write (%d, %u, %lu, %llu, %02X, %s, %.15g, %.1f), the others

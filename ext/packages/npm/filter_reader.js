@@ -1,5 +1,5 @@
 // The reader of sqlite-bloom/filter: a filter BLOB that the extension wrote, probed and described
-// without SQLite, by the extension's own core compiled to WebAssembly (ext/wasm_reader.c).
+// without SQLite, by the extension's own core compiled to WebAssembly (ext/wasm/wasm_reader.c).
 // build_filter_js.sh wraps this function, with the module's bytes in base64, as filter.cjs
 // (CommonJS), filter.mjs (an ES module) and into check-names.html (a page): it declares
 // nothing else, imports nothing, and runs wherever WebAssembly, TextEncoder and atob do (Node.js,
@@ -13,7 +13,7 @@
 function sqliteBloomFilterReader(wasmBase64) {
   'use strict';
 
-  const KEY_TAG_TEXT = 3; // ext/key_hash.h
+  const KEY_TAG_TEXT = 3; // ext/core/key_hash.h
   const KEY_TAG_BLOB = 4;
   const PAGE_BYTES = 65536;
   const INT64_MIN = -(2n ** 63n);

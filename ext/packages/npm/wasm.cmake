@@ -1,12 +1,12 @@
 # The WebAssembly reader of the npm package's sqlite-bloom/filter, into build/wasm/ (part of
 # the default build when its tools are there):
-#   - bloom_filter.wasm: the core (BLOOM_CORE_SOURCES), ext/wasm_format.c and ext/wasm_reader.c,
+#   - bloom_filter.wasm: the core (BLOOM_CORE_SOURCES), ext/wasm/wasm_format.c and ext/wasm/wasm_reader.c,
 #     built by clang for wasm32-wasi against wasi-libc, linked by lld (wasm-ld), then made smaller
 #     by binaryen's wasm-opt where it is installed; xxhash.h compiled in, as in bloom.so. No
 #     import, no allocation: 64 KB at most (tests/wasm checks it).
 #   - filter.cjs, filter.mjs, filter.d.cts, filter.d.mts and check-names.html, by
 #     build_filter_js.sh, with the module inside in base64.
-# Every file is compiled with snprintf and vsnprintf named as ext/wasm_format.h's, so that the
+# Every file is compiled with snprintf and vsnprintf named as ext/wasm/wasm_format.h's, so that the
 # module links none of the C library's stdio (whose printf would take 12 KB and import WASI's
 # fd_write). Left out, saying why (BLOOM_WASM_SKIP_REASON), when clang cannot build and link a
 # wasm32-wasi module; and in instrumented builds, as the packages are. Included by packages.cmake.
@@ -49,14 +49,15 @@ else()
 endif()
 
 if(NOT BLOOM_WASM_SKIP_REASON)
-  set(bloom_wasm_sources ${BLOOM_CORE_SOURCES} ${PROJECT_SOURCE_DIR}/ext/wasm_format.c
-                         ${PROJECT_SOURCE_DIR}/ext/wasm_reader.c)
+  set(bloom_wasm_sources ${BLOOM_CORE_SOURCES} ${PROJECT_SOURCE_DIR}/ext/wasm/wasm_format.c
+                         ${PROJECT_SOURCE_DIR}/ext/wasm/wasm_reader.c)
   set(bloom_wasm_objects "")
   foreach(source IN LISTS bloom_wasm_sources)
     get_filename_component(name ${source} NAME_WE)
     list(APPEND bloom_wasm_objects ${BLOOM_WASM_DIR}/objects/${name}.o)
   endforeach()
-  file(GLOB bloom_wasm_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/ext/*.h)
+  file(GLOB_RECURSE bloom_wasm_headers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/ext/*.h)
+  list(TRANSFORM BLOOM_INCLUDE_DIRS PREPEND -I OUTPUT_VARIABLE bloom_wasm_includes)
   # xxhash.h alone, not the rest of its directory (the system's headers).
   configure_file(${XXHASH_INCLUDE_DIR}/xxhash.h ${BLOOM_WASM_DIR}/include/xxhash.h COPYONLY)
   set(bloom_wasm_warnings -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes)
@@ -78,7 +79,7 @@ if(NOT BLOOM_WASM_SKIP_REASON)
     OUTPUT ${BLOOM_WASM}
     COMMAND ${BLOOM_WASM_CLANG} --target=wasm32-wasi -std=c11 -Oz -flto -mbulk-memory -DNDEBUG
             -fvisibility=hidden -Dsnprintf=wasm_format_snprintf -Dvsnprintf=wasm_format_vsnprintf
-            ${bloom_wasm_warnings} -I${PROJECT_SOURCE_DIR}/ext -isystem ${BLOOM_WASM_DIR}/include
+            ${bloom_wasm_warnings} ${bloom_wasm_includes} -isystem ${BLOOM_WASM_DIR}/include
             -c ${bloom_wasm_sources}
     COMMAND ${BLOOM_WASM_CLANG} --target=wasm32-wasi -mbulk-memory -nostartfiles ${bloom_wasm_link}
             -o ${BLOOM_WASM} ${bloom_wasm_objects}

@@ -1,6 +1,6 @@
 /*
 ** counting_sql.h: the SQL side of the counting kind (counting_sql.c), for the table of the
-** kinds' SQL sides (sql_kinds.c).
+** kinds' SQL sides (sql_kind_table.c).
 */
 #ifndef COUNTING_SQL_H
 #define COUNTING_SQL_H

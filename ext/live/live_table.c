@@ -4,9 +4,9 @@
 ** arguments, its columns and its plans, and the kinds' operations through
 ** each filter's filter_io.
 **
-** CREATE VIRTUAL TABLE t USING bloom(kind = K, n = N, p = P) (or, for the
-** count-min sketch, kind = 'countmin', epsilon = E, delta = D, update = U; or
-** no arguments, for filters loaded from BLOBs alone) declares
+** CREATE VIRTUAL TABLE t USING bloom(kind = K, n = N, p = P) (or, for a kind
+** that takes others, such as a sketch, its own: the table_arguments of its SQL
+** side; or no arguments, for filters loaded from BLOBs alone) declares
 **
 **     CREATE TABLE t(name TEXT, key BLOB HIDDEN, filter BLOB HIDDEN,
 **                    count INTEGER HIDDEN)
@@ -18,13 +18,13 @@
 ** 2. INSERT with a key adds it to the filter of that name, made from the
 **    table's arguments the first time; with a filter (a BLOB of a kind that
 **    probes in place) loads it as a new filter; with neither, makes sure the
-**    filter exists. A NULL key adds nothing. count adds that many to a
-**    sketch's key.
+**    filter exists. A NULL key adds nothing. count adds that many to the key
+**    of a kind that counts its keys (FILTER_COUNTS: a sketch).
 ** 3. DELETE of a row found by key removes the key from that filter (kinds that
 **    remove; an error naming the kind otherwise); of a row found without key
 **    drops the whole filter. UPDATE is refused.
-** 4. filter is the whole filter as a BLOB (its snapshot); count a sketch's
-**    estimate for the key. A query that reads key without key = V is refused:
+** 4. filter is the whole filter as a BLOB (its snapshot); count the estimate
+**    for the key of a kind that counts its keys. A query that reads key without key = V is refused:
 **    a filter cannot list its keys; so is key = V with a collation other than
 **    BINARY, which a filter of the keys' bytes cannot apply.
 ** 5. PRAGMA integrity_check (SQLite 3.44 and later: xIntegrity) reports the
@@ -34,13 +34,15 @@
 
 #include "live_table.h"
 
-#include "countmin_core.h"
 #include "filter_kinds.h"
+#include "live_arguments.h"
+#include "live_chunks.h"
 #include "live_store.h"
 #include "sql_args.h"
 #include "sql_error.h"
+#include "sql_key.h"
 #include "sql_kind.h"
-#include "sql_kinds.h"
+#include "sql_kind_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +96,7 @@ typedef struct live_table {
     int batch_count;
     int keys_lost;           /* an add failed halfway: the transaction lost keys, cannot commit */
     int made_in_transaction; /* by xCreate in the open transaction (live_before_writing) */
-    int forsaken;            /* its rows gone with a ROLLBACK TO that undid its making */
+    int tables_not_ours;     /* its rows gone with a ROLLBACK TO that undid its making */
     int busy;                /* in a call of the module (live_enter) */
     int rollback_pending;    /* 2: xRollback, 1: xRollbackTo, within a call, done as it ends */
 } live_table;
@@ -104,10 +106,8 @@ typedef struct live_cursor {
     sqlite3_vtab_cursor base;
     int plan;
     int eof;
-    int has_key; /* a PLAN_KEY scan's key, not NULL, is key_value */
-    key_value key_value;
-    uint8_t *key_bytes; /* its text or BLOB bytes, copied (the argument lasts only for xFilter) */
-    size_t key_capacity;
+    int has_key; /* a PLAN_KEY scan's key (not NULL) is kept in key, past xFilter */
+    sql_kept_key key;
     int checked;          /* the store checked for other connections' commits (at its first scan) */
     int single;           /* one filter, by name */
     live_filter *current; /* the row's filter, while the list is of generation */
@@ -115,13 +115,13 @@ typedef struct live_cursor {
     size_t position;          /* of current, in the store's list */
     uint64_t generation;      /* of the list position is in */
     key_hash current_key;     /* the key hashed for current's kind */
-    uint64_t estimate;        /* a sketch's, for the key */
+    uint64_t estimate;        /* for the key, of a kind that counts its keys */
 } live_cursor;
 
 /* Frees a cursor. */
 static void live_cursor_free(live_cursor *c) {
     if (c != NULL) {
-        sqlite3_free(c->key_bytes);
+        sql_kept_key_free(&c->key);
         sqlite3_free(c);
     }
 }
@@ -179,251 +179,6 @@ static int live_refusal(live_table *t, const filter_kind *kind, filter_ability a
     return live_error(t, SQLITE_ERROR, "%s: %s", t->name, why);
 }
 
-/* ---- The arguments of CREATE ---- */
-
-/* The arguments CREATE may give. */
-typedef struct live_arguments {
-    sqlite3_value *kind, *n, *p, *epsilon, *delta, *update;
-    int given;
-} live_arguments;
-
-/* Reads an argument's value: a quoted string, a number, or a bare word (as text), as a value
-** from the statement stmt's result (column 0 of "SELECT value"). */
-static int live_argument_value(sqlite3 *db, const char *text, sqlite3_value **out) {
-    sqlite3_stmt *stmt = NULL;
-    char *sql;
-    size_t length = strlen(text);
-    int quoted = length >= 2 && (text[0] == '\'' || text[0] == '"') && text[length - 1] == text[0];
-    char *end = NULL;
-    strtod(text, &end);
-    if (quoted) {
-        sql = sqlite3_mprintf("SELECT %.*Q", (int)length - 2, text + 1);
-    } else if (length > 0 && end != NULL && *end == '\0' &&
-               strspn(text, "+-.0123456789eE") == length) {
-        sql = sqlite3_mprintf("SELECT %s", text); /* digits, signs and exponents alone */
-    } else {
-        sql = sqlite3_mprintf("SELECT %Q", text);
-    }
-    int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-    sqlite3_free(sql);
-    if (rc == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
-        *out = sqlite3_value_dup(sqlite3_column_value(stmt, 0));
-        rc = *out == NULL ? SQLITE_NOMEM : SQLITE_OK;
-    } else if (rc == SQLITE_OK) {
-        rc = sqlite3_errcode(db);
-    }
-    sqlite3_finalize(stmt);
-    return rc;
-}
-
-/* Frees the values of a. */
-static void live_arguments_free(live_arguments *a) {
-    sqlite3_value_free(a->kind);
-    sqlite3_value_free(a->n);
-    sqlite3_value_free(a->p);
-    sqlite3_value_free(a->epsilon);
-    sqlite3_value_free(a->delta);
-    sqlite3_value_free(a->update);
-}
-
-/* Parses the arguments "name = value" of CREATE into a. SQLITE_OK, or an error in *error. */
-static int live_arguments_read(sqlite3 *db, const char *table, int argc, const char *const *argv,
-                               live_arguments *a, char **error) {
-    memset(a, 0, sizeof *a);
-    for (int i = 3; i < argc; i++) {
-        const char *argument = argv[i], *equals = strchr(argument, '=');
-        if (equals == NULL) {
-            *error = sqlite3_mprintf("%s: the arguments are name = value, got %s", table, argument);
-            return SQLITE_ERROR;
-        }
-        size_t name_length = (size_t)(equals - argument);
-        while (name_length > 0 &&
-               (argument[name_length - 1] == ' ' || argument[name_length - 1] == '\t')) {
-            name_length--;
-        }
-        const char *value = equals + 1;
-        value += strspn(value, " \t");
-        char *trimmed = sqlite3_mprintf("%s", value);
-        if (trimmed == NULL) {
-            return SQLITE_NOMEM;
-        }
-        for (size_t end = strlen(trimmed);
-             end > 0 && (trimmed[end - 1] == ' ' || trimmed[end - 1] == '\t'); end--) {
-            trimmed[end - 1] = '\0';
-        }
-        static const char *const names[] = {"kind", "n", "p", "epsilon", "delta", "update"};
-        sqlite3_value **slots[] = {&a->kind, &a->n, &a->p, &a->epsilon, &a->delta, &a->update};
-        size_t which = 0;
-        while (which < 6 && !(strlen(names[which]) == name_length &&
-                              sqlite3_strnicmp(names[which], argument, (int)name_length) == 0)) {
-            which++;
-        }
-        if (which == 6 || *slots[which] != NULL) {
-            *error = sqlite3_mprintf(
-                which == 6 ? "%s: unknown argument '%.*s'; the arguments are kind, n and p, or "
-                             "for kind = 'countmin' epsilon, delta and update"
-                           : "%s: argument '%.*s' given twice",
-                table, (int)name_length, argument);
-            sqlite3_free(trimmed);
-            return SQLITE_ERROR;
-        }
-        int rc = live_argument_value(db, trimmed, slots[which]);
-        sqlite3_free(trimmed);
-        if (rc != SQLITE_OK) {
-            return rc;
-        }
-        a->given++;
-    }
-    return SQLITE_OK;
-}
-
-/* Whether the kind argument names the count-min sketch. */
-static int live_arguments_sketch(const live_arguments *a) {
-    const unsigned char *kind = a->kind != NULL ? sqlite3_value_text(a->kind) : NULL;
-    return kind != NULL && sqlite3_stricmp((const char *)kind, countmin_kind.name) == 0;
-}
-
-/* The kind text names: by its name alone, or, for a kind that takes a variant (read_variant:
-** 'parquet INT32'), by its name, a space and a variant, which bloom_empty then reads. NULL if
-** none. */
-static const filter_kind *live_kind_named(const char *text) {
-    const filter_kind *named = filter_kind_named(text), *kind;
-    for (size_t i = 0; named == NULL && (kind = filter_kind_at(i)) != NULL; i++) {
-        size_t length = strlen(kind->name);
-        if (sql_kind_of(kind)->read_variant != NULL &&
-            sqlite3_strnicmp(text, kind->name, (int)length) == 0 && text[length] == ' ') {
-            named = kind;
-        }
-    }
-    return named;
-}
-
-/* Checks the kind argument: TEXT naming a kind that adds keys where it is stored. */
-static int live_arguments_check_kind(const char *table, const live_arguments *a, char **error) {
-    int type = a->kind != NULL ? sqlite3_value_type(a->kind) : SQLITE_NULL;
-    const char *text = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(a->kind) : NULL;
-    const filter_kind *named = text != NULL ? live_kind_named(text) : NULL, *kind;
-    const sql_kind *other;
-    if (a->kind == NULL || (named != NULL && filter_kind_can(named, FILTER_ADDS_IN_PLACE))) {
-        return SQLITE_OK;
-    }
-    sqlite3_str *s = sqlite3_str_new(NULL);
-    size_t last = 0;
-    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
-        last = filter_kind_can(kind, FILTER_ADDS_IN_PLACE) ? i : last;
-    }
-    sqlite3_str_appendf(s, "%s: kind must be ", table);
-    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
-        if (filter_kind_can(kind, FILTER_ADDS_IN_PLACE)) {
-            sqlite3_str_appendf(s, "%s'%s'", i == 0 ? "" : i == last ? " or " : ", ", kind->name);
-        }
-    }
-    sqlite3_str_appendall(s, ", got ");
-    sql_append_value(s, a->kind);
-    if (named != NULL) {
-        char why[FILTER_WHY_MAX];
-        filter_kind_refusal(named, FILTER_ADDS_IN_PLACE, why);
-        sqlite3_str_appendf(s, ": %s", why);
-    } else if ((other = sql_kind_other_named(a->kind)) != NULL) {
-        sqlite3_str_appendf(s, "; that kind is named '%s'", other->kind->name);
-    }
-    *error = sqlite3_str_finish(s);
-    return *error == NULL ? SQLITE_NOMEM : SQLITE_ERROR;
-}
-
-/* Makes the template of the table's filters from a: the empty filter of bloom_empty or
-** cms_empty, whose message (its function's name replaced by the table's) is the error. */
-static int live_template_make(sqlite3 *db, const char *table, const live_arguments *a,
-                              live_template *out, char **error) {
-    int sketch = live_arguments_sketch(a);
-    const char *sql = sketch ? "SELECT cms_empty(?1, ?2, coalesce(?3, 'plain'))"
-                             : "SELECT bloom_empty(?1, ?2, coalesce(?3, 'standard'))";
-    const char *func = sketch ? "cms_empty: " : "bloom_empty: ";
-    sqlite3_value *const *given[3] = {sketch ? &a->epsilon : &a->n, sketch ? &a->delta : &a->p,
-                                      sketch ? &a->update : &a->kind};
-    const char *missing = sketch ? (a->epsilon == NULL ? "epsilon"
-                                    : a->delta == NULL ? "delta"
-                                                       : NULL)
-                                 : (a->n == NULL   ? "n"
-                                    : a->p == NULL ? "p"
-                                                   : NULL);
-    const char *misplaced = sketch ? (a->n != NULL   ? "n"
-                                      : a->p != NULL ? "p"
-                                                     : NULL)
-                                   : (a->epsilon != NULL  ? "epsilon"
-                                      : a->delta != NULL  ? "delta"
-                                      : a->update != NULL ? "update"
-                                                          : NULL);
-    memset(out, 0, sizeof *out);
-    int rc = live_arguments_check_kind(table, a, error); /* first: the kind says what is missing */
-    if (rc != SQLITE_OK) {
-        return rc;
-    }
-    if (missing != NULL || misplaced != NULL) {
-        *error = sqlite3_mprintf(
-            missing != NULL ? "%s: argument %s is missing: a table of %s needs %s"
-                            : "%s: argument %s is not for a table of %s, which takes %s",
-            table, missing != NULL ? missing : misplaced, sketch ? "count-min sketches" : "filters",
-            sketch ? "epsilon and delta (and update)" : "n and p (and kind)");
-        return SQLITE_ERROR;
-    }
-    if (!sketch && sql_looks_swapped(a->n, a->p)) {
-        sqlite3_str *s = sql_capacity_error(table, a->n, 0);
-        sql_append_swapped(s, NULL);
-        *error = sqlite3_str_finish(s);
-        return *error == NULL ? SQLITE_NOMEM : SQLITE_ERROR;
-    }
-    sqlite3_stmt *stmt = NULL;
-    rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-    for (int i = 0; rc == SQLITE_OK && i < 3; i++) {
-        if (*given[i] != NULL) {
-            sqlite3_bind_value(stmt, i + 1, *given[i]);
-        }
-    }
-    if (rc == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
-        const uint8_t *blob = sqlite3_column_blob(stmt, 0);
-        uint64_t bytes = (uint64_t)sqlite3_column_bytes(stmt, 0), head = FILTER_HEADER_BYTES;
-        for (uint64_t i = bytes; i > FILTER_HEADER_BYTES; i--) {
-            if (blob[i - 1] != 0) {
-                head = i;
-                break;
-            }
-        }
-        out->head = sqlite3_malloc64(head);
-        if (out->head == NULL) {
-            rc = SQLITE_NOMEM;
-        } else {
-            memcpy(out->head, blob, (size_t)head);
-            out->head_bytes = head;
-            out->bytes = bytes;
-        }
-    } else if (rc == SQLITE_OK) {
-        const char *message = sqlite3_errmsg(db);
-        size_t prefix = strlen(func);
-        rc = sqlite3_errcode(db);
-        *error = sqlite3_mprintf("%s: %s", table,
-                                 strncmp(message, func, prefix) == 0 ? message + prefix : message);
-    }
-    sqlite3_finalize(stmt);
-    return rc;
-}
-
-/* The template's kind must add keys where a filter is stored. */
-static int live_template_check(const char *table, const live_template *t, char **error) {
-    filter_view view;
-    char why[FILTER_WHY_MAX];
-    if (filter_open_header(t->head, t->bytes, &view, why) != FILTER_OK) {
-        *error = sqlite3_mprintf("%s: %s", table, why);
-        return SQLITE_ERROR;
-    }
-    if (!filter_kind_can(view.kind, FILTER_ADDS_IN_PLACE)) {
-        filter_kind_refusal(view.kind, FILTER_ADDS_IN_PLACE, why);
-        *error = sqlite3_mprintf("%s: %s; a live table keeps filters that do", table, why);
-        return SQLITE_ERROR;
-    }
-    return SQLITE_OK;
-}
-
 /* ---- Creating and connecting ---- */
 
 /* Forgets the tokens of rows found by key. */
@@ -455,19 +210,11 @@ static int live_open(sqlite3 *db, int argc, const char *const *argv, sqlite3_vta
         rc = t->name == NULL ? SQLITE_NOMEM : SQLITE_OK;
     }
     if (rc == SQLITE_OK && create) {
-        live_arguments a;
         live_template template = {0};
-        rc = live_arguments_read(db, argv[2], argc, argv, &a, error);
-        if (rc == SQLITE_OK && a.given > 0) {
-            rc = live_template_make(db, argv[2], &a, &template, error);
-        }
-        if (rc == SQLITE_OK && template.head != NULL) {
-            rc = live_template_check(argv[2], &template, error);
-        }
+        rc = live_template_from_arguments(db, argv[2], argc - 3, argv + 3, &template, error);
         if (rc == SQLITE_OK) {
             rc = live_store_create(db, argv[1], argv[2], &template, error);
         }
-        live_arguments_free(&a);
         sqlite3_free(template.head);
     }
     if (rc == SQLITE_OK) {
@@ -580,15 +327,13 @@ static int live_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info) {
 static int live_open_cursor(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out) {
     live_table *t = (live_table *)vtab;
     live_cursor *c = t->spare;
-    uint8_t *key_bytes = c != NULL ? c->key_bytes : NULL;
-    size_t key_capacity = c != NULL ? c->key_capacity : 0;
+    sql_kept_key key = c != NULL ? c->key : (sql_kept_key){{0}, NULL, 0};
     if (c == NULL && (c = sqlite3_malloc64(sizeof *c)) == NULL) {
         return SQLITE_NOMEM;
     }
     t->spare = NULL;
     memset(c, 0, sizeof *c);
-    c->key_bytes = key_bytes;
-    c->key_capacity = key_capacity;
+    c->key = key;
     c->eof = 1;
     if (!t->writing) {
         live_tokens_clear(t); /* no DELETE can give them back */
@@ -604,7 +349,7 @@ static int live_close_cursor(sqlite3_vtab_cursor *cursor) {
     return SQLITE_OK;
 }
 
-/* Probes the cursor's filter for its key: 1 into *answer when it might hold it (a sketch's
+/* Probes the cursor's filter for its key: 1 into *answer when it might hold it (a counting kind's
 ** estimate above 0). */
 static int live_probe(live_table *t, live_cursor *c, int *answer) {
     live_filter *f = c->current;
@@ -613,13 +358,13 @@ static int live_probe(live_table *t, live_cursor *c, int *answer) {
     if (rc != SQLITE_OK) {
         return live_store_error(t, rc);
     }
-    c->current_key = filter_hash_key(&f->view, &c->key_value);
-    if (f->view.kind == &countmin_kind) {
-        rc = live_filter_count(f); /* an estimate is at most the total */
+    c->current_key = filter_hash_key(&f->view, &c->key.value);
+    if (filter_kind_can(f->view.kind, FILTER_COUNTS)) {
+        rc = live_filter_count(f); /* an estimate is read against the count */
         if (rc != SQLITE_OK) {
             return live_store_error(t, rc);
         }
-        if (countmin_estimate_io(&f->view, &io, c->current_key, &c->estimate) != FILTER_OK) {
+        if (f->view.kind->estimate_io(&f->view, &io, c->current_key, &c->estimate) != FILTER_OK) {
             return live_io_error(t);
         }
         *answer = c->estimate > 0;
@@ -652,48 +397,6 @@ static int live_settle(live_table *t, live_cursor *c) {
             return SQLITE_OK;
         }
         c->position++;
-    }
-}
-
-/* Keeps the key v (not NULL) of a scan as c's key_value, its bytes copied into c's buffer. */
-static int live_keep_key(live_cursor *c, sqlite3_value *v) {
-    if (sql_key_value_of(v, &c->key_value) != SQL_KEY_READ) {
-        return SQLITE_NOMEM;
-    }
-    if (c->key_value.type == KEY_TAG_TEXT || c->key_value.type == KEY_TAG_BLOB) {
-        if (c->key_value.length > c->key_capacity) {
-            uint8_t *grown = sqlite3_realloc64(c->key_bytes, c->key_value.length);
-            if (grown == NULL) {
-                return SQLITE_NOMEM;
-            }
-            c->key_bytes = grown;
-            c->key_capacity = c->key_value.length;
-        }
-        if (c->key_value.length > 0) {
-            memcpy(c->key_bytes, c->key_value.bytes, c->key_value.length);
-        }
-        c->key_value.bytes = c->key_bytes;
-    }
-    c->has_key = 1;
-    return SQLITE_OK;
-}
-
-/* The key column: the key the scan asked for, of its type. */
-static void live_result_key(sqlite3_context *ctx, const key_value *key) {
-    switch (key->type) {
-    case KEY_TAG_INTEGER:
-        sqlite3_result_int64(ctx, key->integer);
-        break;
-    case KEY_TAG_REAL:
-        sqlite3_result_double(ctx, key->real);
-        break;
-    case KEY_TAG_TEXT:
-        sqlite3_result_text64(ctx, key->length > 0 ? key->bytes : "", key->length, SQLITE_TRANSIENT,
-                              SQLITE_UTF8);
-        break;
-    default:
-        sqlite3_result_blob64(ctx, key->length > 0 ? key->bytes : "", key->length,
-                              SQLITE_TRANSIENT);
     }
 }
 
@@ -744,9 +447,10 @@ static int live_filter_rows_call(sqlite3_vtab_cursor *cursor, int plan, const ch
         if (sqlite3_value_type(key) == SQLITE_NULL) {
             return SQLITE_OK; /* key = NULL holds for no row */
         }
-        if ((rc = live_keep_key(c, key)) != SQLITE_OK) {
+        if ((rc = sql_keep_key(&c->key, key)) != SQLITE_OK) {
             return rc;
         }
+        c->has_key = 1;
     }
     if (plan & (PLAN_NAME_EQUALS | PLAN_NAME_IS | PLAN_NAME_NULL)) {
         const char *name = NULL;
@@ -835,7 +539,7 @@ static int live_column_call(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, i
         return SQLITE_OK;
     case COLUMN_KEY:
         if (c->has_key) {
-            live_result_key(ctx, &c->key_value);
+            sql_result_key(ctx, &c->key.value);
         } else if (!sqlite3_vtab_nochange(ctx)) { /* (an UPDATE reads it without asking) */
             char *message = sqlite3_mprintf(
                 "%s: a filter cannot list its keys: ask for one key, as in SELECT name FROM %s "
@@ -848,7 +552,7 @@ static int live_column_call(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, i
         }
         return SQLITE_OK;
     case COLUMN_COUNT:
-        if (c->has_key && f->view.kind == &countmin_kind) {
+        if (c->has_key && filter_kind_can(f->view.kind, FILTER_COUNTS)) {
             sqlite3_result_int64(ctx, (sqlite3_int64)c->estimate);
         }
         return SQLITE_OK;
@@ -963,9 +667,10 @@ static int live_grow(live_table *t, live_filter *f) {
     return f->view.kind->grow_io(&before, &io) == FILTER_OK ? SQLITE_OK : live_io_error(t);
 }
 
-/* Adds the key of hash (count times to a sketch) to f, growing a filter that grows; key, the
-** value, for the message of a key f refuses (NULL in a batch: a kind that refuses keys does not
-** batch). */
+/* Adds the key of hash (count times, to a kind that counts) to f, growing a filter that grows; key,
+ *the
+ ** value, for the message of a key f refuses (NULL in a batch: a kind that refuses keys does not
+ ** batch). */
 static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_value *key,
                          uint64_t count) {
     filter_io io = live_filter_io(f);
@@ -977,9 +682,9 @@ static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_v
     if (f->view.kind->full_advice != NULL) {
         live_op_keep_undo(f); /* a key with no room leaves the filter as it was */
     }
-    if (f->view.kind == &countmin_kind) {
+    if (filter_kind_can(f->view.kind, FILTER_COUNTS)) {
         uint64_t estimate;
-        status = countmin_add_io(&f->view, &io, hash, count, &estimate);
+        status = f->view.kind->add_count_io(&f->view, &io, hash, count, &estimate);
     } else {
         status = f->view.kind->add_io(&f->view, &io, hash, &was_absent);
         if (status == FILTER_FULL && filter_kind_can(f->view.kind, FILTER_GROWS)) {
@@ -1036,7 +741,7 @@ static int live_batch_drain(live_table *t) {
 ** finds its lines). */
 static int live_batches(const live_filter *f, uint64_t count) {
     const filter_kind *kind = f->view.kind;
-    return count == 1 && kind != &countmin_kind && kind->full_advice == NULL &&
+    return count == 1 && !filter_kind_can(kind, FILTER_COUNTS) && kind->full_advice == NULL &&
            kind->value_type == NULL && !filter_kind_can(kind, FILTER_GROWS) &&
            filter_kind_can(kind, FILTER_PROBES_IN_PLACE);
 }
@@ -1116,17 +821,38 @@ static int live_filter_new(live_table *t, const char *name, live_filter **out) {
     return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
 }
 
-/* Reads the count column of an INSERT into *count: NULL (1), or for a sketch a whole number
-** from 0. */
+/* The error of a count given to a filter of a kind that does not count its keys: whose count it
+** is ("a count-min sketch's"), the kinds that count named by their tables' word for a filter. */
+static int live_count_refusal(live_table *t, sqlite3_value *v) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    const sql_kind *kind;
+    sqlite3_str_appendall(s, "count is ");
+    for (size_t i = 0, named = 0; (kind = sql_kind_at(i)) != NULL; i++) {
+        if (filter_kind_can(kind->kind, FILTER_COUNTS) && kind->table_arguments != NULL) {
+            sqlite3_str_appendf(s, "%sa %s's", named++ == 0 ? "" : " or ",
+                                kind->table_arguments->filter);
+        }
+    }
+    sqlite3_str_appendall(s, "; a filter takes each key once");
+    char *what = sqlite3_str_finish(s);
+    if (what == NULL) {
+        return SQLITE_NOMEM;
+    }
+    int rc = live_value_error(t, what, v);
+    sqlite3_free(what);
+    return rc;
+}
+
+/* Reads the count column of an INSERT into *count: NULL (1), or for a kind that counts its keys
+** a whole number from 0. */
 static int live_read_count(live_table *t, const filter_kind *kind, sqlite3_value *v,
                            uint64_t *count) {
     *count = 1;
     if (sqlite3_value_type(v) == SQLITE_NULL) {
         return SQLITE_OK;
     }
-    if (kind != &countmin_kind) {
-        return live_value_error(t, "count is a count-min sketch's; a filter takes each key once",
-                                v);
+    if (kind == NULL || !filter_kind_can(kind, FILTER_COUNTS)) {
+        return live_count_refusal(t, v);
     }
     if (sqlite3_value_type(v) != SQLITE_INTEGER || sqlite3_value_int64(v) < 0) {
         return live_value_error(t, "count must be a whole number from 0", v);
@@ -1343,13 +1069,13 @@ static int live_begin(sqlite3_vtab *vtab) {
 ** on a table made after the savepoint that a ROLLBACK TO goes back to, and goes on calling its
 ** xSavepoint and xSync: so a table made in the open transaction that has changes to write
 ** first checks that its rows are still its own; if they are gone or another table's, it drops
-** what it held and writes nothing more (t->forsaken). Then the keys waiting are added. */
+** what it held and writes nothing more (t->tables_not_ours). Then the keys waiting are added. */
 static int live_before_writing(live_table *t) {
     int rc = SQLITE_OK;
-    if (t->made_in_transaction && !t->forsaken &&
+    if (t->made_in_transaction && !t->tables_not_ours &&
         (t->batch_count > 0 || live_store_has_changes(t->store))) {
-        rc = live_store_forsaken(t->store, &t->forsaken);
-        if (t->forsaken) {
+        rc = live_store_tables_not_ours(t->store, &t->tables_not_ours);
+        if (t->tables_not_ours) {
             t->batch_count = 0;
             t->keys_lost = 0;
             live_tokens_clear(t);
@@ -1358,29 +1084,30 @@ static int live_before_writing(live_table *t) {
     if (rc != SQLITE_OK) {
         return live_store_error(t, rc);
     }
-    return t->forsaken ? SQLITE_OK : live_batch_drain(t);
+    return t->tables_not_ours ? SQLITE_OK : live_batch_drain(t);
 }
 
 static int live_sync(sqlite3_vtab *vtab) {
     live_table *t = (live_table *)vtab;
     live_enter(t);
     int rc = live_before_writing(t);
-    return live_leave(t, rc != SQLITE_OK || t->forsaken ? rc : live_sync_call(vtab));
+    return live_leave(t, rc != SQLITE_OK || t->tables_not_ours ? rc : live_sync_call(vtab));
 }
 
 static int live_savepoint(sqlite3_vtab *vtab, int savepoint) {
     live_table *t = (live_table *)vtab;
     live_enter(t);
     int rc = live_before_writing(t);
-    return live_leave(t,
-                      rc != SQLITE_OK || t->forsaken ? rc : live_savepoint_call(vtab, savepoint));
+    return live_leave(
+        t, rc != SQLITE_OK || t->tables_not_ours ? rc : live_savepoint_call(vtab, savepoint));
 }
 
 static int live_release(sqlite3_vtab *vtab, int savepoint) {
     live_table *t = (live_table *)vtab;
     live_enter(t);
     int rc = live_before_writing(t);
-    return live_leave(t, rc != SQLITE_OK || t->forsaken ? rc : live_release_call(vtab, savepoint));
+    return live_leave(
+        t, rc != SQLITE_OK || t->tables_not_ours ? rc : live_release_call(vtab, savepoint));
 }
 
 static int live_rename_call(sqlite3_vtab *vtab, const char *new_name) {

@@ -1,8 +1,8 @@
 /*
-** sql_kinds.c: the table of the kinds' SQL sides, made from kind_list.h. See
-** sql_kinds.h.
+** sql_kind_table.c: the table of the kinds' SQL sides, made from kind_list.h. See
+** sql_kind_table.h.
 */
-#include "sql_kinds.h"
+#include "sql_kind_table.h"
 
 #include "bloom_sql.h"
 #include "counting_sql.h"

@@ -1,6 +1,6 @@
 /*
 ** countmin_sql.h: the SQL side of the count-min sketch kind (countmin_sql.c), for the table of
-** the kinds' SQL sides (sql_kinds.c).
+** the kinds' SQL sides (sql_kind_table.c).
 */
 #ifndef COUNTMIN_SQL_H
 #define COUNTMIN_SQL_H

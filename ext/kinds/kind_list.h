@@ -4,7 +4,7 @@
 ** table of kinds checks as it compiles): ID is the prelude's kind byte,
 ** NAME_kind its core (filter_kind, in its header below) and NAME_sql its SQL
 ** side (sql_kind, in NAME_sql.h). The table of kinds (filter_kinds.c) and the
-** SQL side's (sql_kinds.c) are both made from it, so that a kind without its
+** SQL side's (sql_kind_table.c) are both made from it, so that a kind without its
 ** SQL side does not link. The first is bloom_build's default. A new kind adds
 ** its line, and its core's header here.
 */

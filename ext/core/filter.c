@@ -83,6 +83,25 @@ filter_status filter_check_reserved(const filter_view *f, int from, int to, char
     return FILTER_OK;
 }
 
+filter_status filter_check_kind(filter_view *f, const filter_kind *kind, char *why) {
+    f->kind = kind;
+    if (f->min_reader_version < kind->format_version) {
+        return filter_invalid(why,
+                              "corrupt filter: kind %u is of format version %u, read by "
+                              "readers of version %u and later, not %u",
+                              kind->id, kind->format_version, kind->format_version,
+                              f->min_reader_version);
+    }
+    if (!key_hash_is_known(f->hash)) {
+        return filter_invalid(why, "corrupt filter: unknown hash %u", f->hash);
+    }
+    if (f->hash != kind->key_hash) {
+        return filter_invalid(why, "corrupt filter: kind %u hashes its keys by hash %u, not %u",
+                              kind->id, kind->key_hash, f->hash);
+    }
+    return kind->validate(f, why);
+}
+
 void filter_write_prelude(uint8_t *blob, const filter_kind *kind) {
     memcpy(blob + FILTER_OFF_MAGIC, filter_magic, sizeof filter_magic);
     blob[FILTER_OFF_VERSION] = kind->format_version;

@@ -1,6 +1,6 @@
 /*
 ** fuse_sql.h: the SQL side of the binary fuse kind (fuse_sql.c), for the table of the
-** kinds' SQL sides (sql_kinds.c).
+** kinds' SQL sides (sql_kind_table.c).
 */
 #ifndef FUSE_SQL_H
 #define FUSE_SQL_H

@@ -25,7 +25,8 @@ int live_schema_was_read(sqlite3 *db);
 int live_schema_check(sqlite3 *db, int read, int registered, int *again, char **error);
 
 /* Has SQLite read db's schemas again (PRAGMA writable_schema = RESET, which expires db's
-** statements; writable_schema kept as it was), after live_schema_check said so. */
+** statements, writable_schema kept as it was; where SQLite knows no RESET, a TEMP table made in
+** a savepoint and rolled back, which does the same), after live_schema_check said so. */
 int live_schema_read_again(sqlite3 *db, char **error);
 
 #endif /* LIVE_SCHEMA_H */

@@ -13,4 +13,12 @@ const sql_kind countmin_sql = {
     .build_state_bytes = sizeof(build_state),
     .build_instead = "cms_build(key [, count], epsilon, delta)",
     .other_names = (const char *const[]){"count-min", "cms", NULL},
+    .table_arguments =
+        &(const sql_table_arguments){.names = {"epsilon", "delta", "update"},
+                                     .required = 2,
+                                     .filters = "count-min sketches",
+                                     .filter = "count-min sketch",
+                                     .listed = "epsilon and delta (and update)",
+                                     .empty_sql = "SELECT cms_empty(?1, ?2, coalesce(?3, 'plain'))",
+                                     .empty_function = "cms_empty"},
 };

@@ -98,13 +98,13 @@ typedef struct filter_kind {
     ** write added it (live_store.h). 0 in a kind that adds nothing after it is built. */
     uint8_t count_offset;
     /* 1 when add_io and remove_io change that count by one, up or down, stopped at 0 and at
-    ** count_most, and read it for nothing else: a store in chunks runs them from a count of 1
+    ** count_limit, and read it for nothing else: a store in chunks runs them from a count of 1
     ** and keeps the step, without the count, and stops the sum of the steps where it reads it
     ** (live_store.c). 0 when an operation needs the count itself. */
     uint8_t count_by_steps;
     /* Optional: the most f's count can be (a cuckoo filter's slots), at least 2 for a kind that
     ** counts by steps. NULL: 2^64 - 1. */
-    uint64_t (*count_most)(const filter_view *f);
+    uint64_t (*count_limit)(const filter_view *f);
     /* Validates the header bytes after the prelude against f->bytes, in O(1), reading no byte
     ** past the header. On failure, returns FILTER_INVALID with the reason in why
     ** (FILTER_WHY_MAX bytes). */
@@ -145,6 +145,16 @@ typedef struct filter_kind {
     /* Optional: removes one copy of key, uncounting it; FILTER_ABSENT, writing nothing, when the
     ** key is certainly not in the filter. NULL: the kind cannot delete. */
     filter_status (*remove_io)(const filter_view *f, filter_io *io, key_hash key);
+    /* Optional, with add_count_io: a kind that counts what is added (a sketch): the estimate of
+    ** key's count, through io, into *estimate (0: certainly never added, which a probe answers as
+    ** might_contain_io does), read against the count at count_offset. NULL: it keeps no counts. */
+    filter_status (*estimate_io)(const filter_view *f, filter_io *io, key_hash key,
+                                 uint64_t *estimate);
+    /* Adds count (from 0) to key's count through io, and to the count at count_offset; its
+    ** estimate after into *estimate. FILTER_FULL, writing nothing, when the count would pass
+    ** what the kind keeps. */
+    filter_status (*add_count_io)(const filter_view *f, filter_io *io, key_hash key, uint64_t count,
+                                  uint64_t *estimate);
     /* Optional, with grow: a filter that grows: after add or add_io answered FILTER_FULL, the
     ** bytes it needs for room for more keys, into *bytes; FILTER_TOO_BIG,
     ** FILTER_TOO_MANY_HASHES or FILTER_BAD_ARGUMENT (at its most parts) when it cannot grow.
@@ -190,9 +200,10 @@ static inline filter_status filter_check_rate(double p) {
 ** byte, or -1 after writing the reason to why (FILTER_WHY_MAX bytes). */
 int filter_read_prelude(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
 
-/* filter_open of the header alone (filter_kinds.h), for a kind whose body holds filters (a
-** scalable filter's stages): the one call from a kind up to the table of kinds. */
-filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
+/* The checks of a header after its prelude (read into *f) for kind, the kind its byte names:
+** the prelude's versions and key hash against the kind's, then the kind's validate; sets f->kind.
+** FILTER_OK, or FILTER_INVALID with the reason in why (FILTER_WHY_MAX bytes). */
+filter_status filter_check_kind(filter_view *f, const filter_kind *kind, char *why);
 
 /* Writes the prelude of a filter of kind: magic, the kind's format version as both versions,
 ** its id and its key hash. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Each kind's place in kind_list.h, from 1: its id, as the compiler checks, so that the table
-** below (and the SQL side's, sql_kinds.c) holds each kind at the index of its id less 1. */
+** below (and the SQL side's, sql_kind_table.c) holds each kind at the index of its id less 1. */
 enum {
     FILTER_KIND_PLACE_BEFORE_FIRST,
 #define FILTER_KIND_PLACE(id, name) name##_place,
@@ -62,25 +62,11 @@ filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_vie
     if (id < 0) {
         return FILTER_INVALID;
     }
-    out->kind = filter_kind_by_id(id);
-    if (out->kind == NULL) {
+    const filter_kind *kind = filter_kind_by_id(id);
+    if (kind == NULL) {
         return filter_invalid(why, "corrupt filter: unknown kind %d", id);
     }
-    if (out->min_reader_version < out->kind->format_version) {
-        return filter_invalid(why,
-                              "corrupt filter: kind %u is of format version %u, read by "
-                              "readers of version %u and later, not %u",
-                              out->kind->id, out->kind->format_version, out->kind->format_version,
-                              out->min_reader_version);
-    }
-    if (!key_hash_is_known(out->hash)) {
-        return filter_invalid(why, "corrupt filter: unknown hash %u", out->hash);
-    }
-    if (out->hash != out->kind->key_hash) {
-        return filter_invalid(why, "corrupt filter: kind %u hashes its keys by hash %u, not %u",
-                              out->kind->id, out->kind->key_hash, out->hash);
-    }
-    return out->kind->validate(out, why);
+    return filter_check_kind(out, kind, why);
 }
 
 filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why) {
@@ -106,6 +92,8 @@ int filter_kind_can(const filter_kind *kind, filter_ability ability) {
         return kind->grow_size != NULL && kind->grow_io != NULL;
     case FILTER_PROBES_IN_PLACE:
         return kind->might_contain_io != NULL;
+    case FILTER_COUNTS:
+        return kind->estimate_io != NULL && kind->add_count_io != NULL;
     }
     return 0;
 }
@@ -125,6 +113,8 @@ static const char *filter_kinds_doing(filter_ability ability) {
         return "grow";
     case FILTER_PROBES_IN_PLACE:
         return "be probed where it is stored";
+    case FILTER_COUNTS:
+        return "count keys";
     }
     return "";
 }

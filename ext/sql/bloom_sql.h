@@ -1,6 +1,6 @@
 /*
 ** bloom_sql.h: the SQL side of the standard and blocked Bloom kinds
-** (bloom_sql.c), for the table of the kinds' SQL sides (sql_kinds.c), and the
+** (bloom_sql.c), for the table of the kinds' SQL sides (sql_kind_table.c), and the
 ** parts of it that kinds built on a Bloom filter (the counting filter) share.
 */
 #ifndef BLOOM_SQL_H

@@ -33,14 +33,21 @@ const filter_kind *filter_kind_named(const char *name);
 */
 filter_status filter_open(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
 
+/* filter_open of the header alone, against a length of bytes: the prelude, the kind of its byte,
+** then filter_check_kind; what the kind keeps past its header is not read (a filter stored in
+** pieces validates it through a filter_io). */
+filter_status filter_open_header(const uint8_t *blob, uint64_t bytes, filter_view *out, char *why);
+
 /* What a function may ask of a kind. */
 typedef enum filter_ability {
-    FILTER_ADDS,           /* add a key to a built filter: add or add_io */
-    FILTER_ADDS_IN_PLACE,  /* add a key through a filter_io: add_io */
-    FILTER_REMOVES,        /* remove a key (through a filter_io): remove_io */
-    FILTER_MERGES,         /* merge two filters: compatible and merge */
-    FILTER_GROWS,          /* grow when full: grow_size and grow_io */
-    FILTER_PROBES_IN_PLACE /* probe through a filter_io: might_contain_io */
+    FILTER_ADDS,            /* add a key to a built filter: add or add_io */
+    FILTER_ADDS_IN_PLACE,   /* add a key through a filter_io: add_io */
+    FILTER_REMOVES,         /* remove a key (through a filter_io): remove_io */
+    FILTER_MERGES,          /* merge two filters: compatible and merge */
+    FILTER_GROWS,           /* grow when full: grow_size and grow_io */
+    FILTER_PROBES_IN_PLACE, /* probe through a filter_io: might_contain_io */
+    FILTER_COUNTS           /* count what is added, through a filter_io: estimate_io and
+                            ** add_count_io */
 } filter_ability;
 
 /* Whether kind can do what ability names: the one answer, from its entry's slots. */

@@ -11,7 +11,7 @@
 #include "sql_args.h"
 #include "sql_error.h"
 #include "sql_filter.h"
-#include "sql_kinds.h"
+#include "sql_kind_table.h"
 #include "sql_memory.h"
 
 #include <string.h>

@@ -253,8 +253,8 @@ static filter_status cuckoo_insert(const cuckoo_header *h, filter_io *io, uint64
     return FILTER_FULL;
 }
 
-/* The kind's count_most: its slots, which its count of keys never passes. */
-static uint64_t cuckoo_kind_count_most(const filter_view *f) {
+/* The kind's count_limit: its slots, which its count of keys never passes. */
+static uint64_t cuckoo_kind_count_limit(const filter_view *f) {
     return CUCKOO_SLOTS * cuckoo_header_of(f).buckets;
 }
 
@@ -419,7 +419,7 @@ const filter_kind cuckoo_kind = {
     .key_hash = KEY_HASH_XXH3_128,
     .count_offset = OFF_KEYS,
     .count_by_steps = 1,
-    .count_most = cuckoo_kind_count_most,
+    .count_limit = cuckoo_kind_count_limit,
     .validate = cuckoo_kind_validate,
     .might_contain = cuckoo_kind_might_contain,
     .write_header = cuckoo_kind_write_header,

@@ -159,16 +159,20 @@ static filter_status scalable_validate_stage(const filter_view *f, const scalabl
                               (unsigned long long)offset);
     }
     *stage_bytes = bloom_blob_bytes(m);
-    if (filter_open_header(head, *stage_bytes, &stage, stage_why) != FILTER_OK) {
+    int id = filter_read_prelude(head, *stage_bytes, &stage, stage_why);
+    if (id < 0) {
+        return filter_invalid(why, "corrupt filter: stage %d: %s", i, stage_why);
+    }
+    if (id != h->stage_layout || stage.hash != f->hash) {
+        return filter_invalid(why,
+                              "corrupt filter: stage %d is of kind %d and hash %u, not %u "
+                              "and %u",
+                              i, id, stage.hash, h->stage_layout, f->hash);
+    }
+    if (filter_check_kind(&stage, bloom_kind_of_layout(id), stage_why) != FILTER_OK) {
         return filter_invalid(why, "corrupt filter: stage %d: %s", i, stage_why);
     }
     bloom_header bh = bloom_header_of(&stage);
-    if (stage.kind->id != h->stage_layout || stage.hash != f->hash) {
-        return filter_invalid(why,
-                              "corrupt filter: stage %d is of kind %u and hash %u, not %u "
-                              "and %u",
-                              i, stage.kind->id, stage.hash, h->stage_layout, f->hash);
-    }
     if (!scalable_stage_target(h, i, &n, &p) || bh.n != n || bh.p != p) {
         return filter_invalid(why,
                               "corrupt filter: stage %d is sized for n = %llu at p = %s, "

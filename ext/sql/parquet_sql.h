@@ -1,6 +1,6 @@
 /*
 ** parquet_sql.h: the SQL side of the Parquet split-block kind (parquet_sql.c), for the table of
-** the kinds' SQL sides (sql_kinds.c).
+** the kinds' SQL sides (sql_kind_table.c).
 */
 #ifndef PARQUET_SQL_H
 #define PARQUET_SQL_H

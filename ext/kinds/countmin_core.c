@@ -303,6 +303,8 @@ const filter_kind countmin_kind = {
     .merge = countmin_kind_merge,
     .might_contain_io = countmin_kind_might_contain_io,
     .add_io = countmin_kind_add_io,
+    .estimate_io = countmin_estimate_io,
+    .add_count_io = countmin_add_io,
     .noun = "sketch",
     .full_advice = "whose counts would add up to more than 9223372036854775807, the largest "
                    "INTEGER",

@@ -3,7 +3,7 @@
 ** (filter_functions.c): its part of bloom_build, filled by name; and the help
 ** every kind's SQL side uses to allocate and grow a filter. The rest (probe,
 ** add, union, bloom_info's fields) goes through the kind's core (filter_kind,
-** filter_kinds.h). The table of SQL kinds is sql_kinds.h.
+** filter_kinds.h). The table of SQL kinds is sql_kind_table.h.
 */
 #ifndef SQL_KIND_H
 #define SQL_KIND_H
@@ -41,6 +41,25 @@ typedef struct build_state {
     uint8_t kind_text_bytes;
     char kind_text[47];
 } build_state;
+
+/* The most arguments a live table of one kind takes. */
+enum { SQL_TABLE_ARGUMENTS_MAX = 3 };
+
+/*
+** The arguments a live table (rule 26 (live table)) of a kind takes besides kind: their names,
+** in the order the SELECT of its empty filter binds them (?1, ?2, ...), the first `required` of
+** them needed; how messages call the table's filters and one of them, and list the arguments;
+** and that SELECT, by a function whose name (empty_function) begins its errors.
+*/
+typedef struct sql_table_arguments {
+    const char *names[SQL_TABLE_ARGUMENTS_MAX];
+    int required;
+    const char *filters;   /* "count-min sketches" */
+    const char *filter;    /* "count-min sketch" */
+    const char *listed;    /* "epsilon and delta (and update)" */
+    const char *empty_sql; /* "SELECT cms_empty(?1, ?2, coalesce(?3, 'plain'))" */
+    const char *empty_function;
+} sql_table_arguments;
 
 typedef struct sql_kind {
     const filter_kind *kind;  /* its core */
@@ -87,6 +106,9 @@ typedef struct sql_kind {
     ** argument kind answers as its own name: bloom_build then says what builds it, a live table
     ** what its name is (rule 14 (errors)). */
     const char *const *other_names;
+    /* Optional: the arguments a live table of the kind takes, for a kind that takes others than
+    ** n and p (a sketch's epsilon, delta and update). NULL: n and p, as bloom_empty takes them. */
+    const sql_table_arguments *table_arguments;
 } sql_kind;
 
 /* The hash of key for a filter being built by st: by its kind's hash (filter_hash_key). */

@@ -1,10 +1,10 @@
 /*
-** sql_kinds.h: the table of the kinds' SQL sides, made from the same list as
+** sql_kind_table.h: the table of the kinds' SQL sides, made from the same list as
 ** the table of kinds (kind_list.h), in the same order: the first is
 ** bloom_build's default.
 */
-#ifndef SQL_KINDS_H
-#define SQL_KINDS_H
+#ifndef SQL_KIND_TABLE_H
+#define SQL_KIND_TABLE_H
 
 #include "sql_kind.h"
 
@@ -20,4 +20,4 @@ const sql_kind *sql_kind_at(size_t i);
 ** NULL. */
 const sql_kind *sql_kind_other_named(sqlite3_value *v);
 
-#endif /* SQL_KINDS_H */
+#endif /* SQL_KIND_TABLE_H */

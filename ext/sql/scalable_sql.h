@@ -1,6 +1,6 @@
 /*
 ** scalable_sql.h: the SQL side of the scalable kind (scalable_sql.c), for the table of the
-** kinds' SQL sides (sql_kinds.c).
+** kinds' SQL sides (sql_kind_table.c).
 */
 #ifndef SCALABLE_SQL_H
 #define SCALABLE_SQL_H

@@ -95,6 +95,17 @@ int live_schema_read_again(sqlite3 *db, char **error) {
     if (writable) {
         sqlite3_db_config(db, SQLITE_DBCONFIG_WRITABLE_SCHEMA, 1, NULL);
     }
+    if (rc == SQLITE_OK && live_schema_was_read(db)) {
+        /* A SQLite that knows no RESET (3.31): a change of schema undone drops every schema. */
+        rc = sqlite3_exec(db,
+                          "SAVEPOINT bloom_schema_again; CREATE TEMP TABLE bloom_schema_again(x); "
+                          "ROLLBACK TO bloom_schema_again; RELEASE bloom_schema_again",
+                          NULL, NULL, NULL);
+    }
+    if (rc == SQLITE_OK && live_schema_was_read(db)) {
+        *error = sqlite3_mprintf("bloom: cannot have SQLite read the schema again");
+        return SQLITE_ERROR;
+    }
     if (rc != SQLITE_OK) {
         *error = sqlite3_mprintf("bloom: cannot read the schema again: %s", sqlite3_errmsg(db));
     }
