@@ -341,25 +341,13 @@ static void cms_add_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* cms_union(A, B): rule 23 (count-min sketch), as bloom_union. */
 static void cms_union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    filter_view a, b;
-    if (cms_read_sketch(ctx, "cms_union", argv[0], NULL, &a) == SQL_FILTER_READ &&
-        cms_read_sketch(ctx, "cms_union", argv[1], NULL, &b) == SQL_FILTER_READ) {
-        sql_union_pair(ctx, "cms_union", &a, &b);
-    }
+    sql_union_of_two(ctx, "cms_union", cms_read_sketch, argv);
 }
 
 /* cms_union(SKETCH), one row: rule 23 (count-min sketch), as bloom_union. */
 static void cms_union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    union_state *st = sql_union_state(ctx);
-    filter_view f;
-    if (st != NULL && !st->failed) {
-        int read = cms_read_sketch(ctx, "cms_union", argv[0], NULL, &f);
-        if (read == SQL_FILTER_READ) {
-            sql_union_row(ctx, "cms_union", st, &f);
-        }
-        st->failed = read == SQL_FILTER_ERROR || st->failed;
-    }
+    sql_union_step(ctx, "cms_union", cms_read_sketch, argv[0]);
 }
 
 /* cms_info(SKETCH): rule 11 (info), for a sketch. */

@@ -91,25 +91,13 @@ static void bloom_remove_func(sqlite3_context *ctx, int argc, sqlite3_value **ar
 /* bloom_union(A, B): rule 10 (union). */
 static void bloom_union_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    filter_view a, b;
-    if (sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &a) == SQL_FILTER_READ &&
-        sql_read_filter_arg(ctx, "bloom_union", argv[1], NULL, &b) == SQL_FILTER_READ) {
-        sql_union_pair(ctx, "bloom_union", &a, &b);
-    }
+    sql_union_of_two(ctx, "bloom_union", sql_read_filter_arg, argv);
 }
 
 /* bloom_union(FILTER), one row: rule 10 (union). */
 static void bloom_union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    union_state *st = sql_union_state(ctx);
-    filter_view f;
-    if (st != NULL && !st->failed) {
-        int read = sql_read_filter_arg(ctx, "bloom_union", argv[0], NULL, &f);
-        if (read == SQL_FILTER_READ) {
-            sql_union_row(ctx, "bloom_union", st, &f);
-        }
-        st->failed = read == SQL_FILTER_ERROR || st->failed;
-    }
+    sql_union_step(ctx, "bloom_union", sql_read_filter_arg, argv[0]);
 }
 
 /* bloom_handle(FILTER): rule 18 (handle). The view, then a copy of the bytes it points to. */

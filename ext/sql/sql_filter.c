@@ -83,8 +83,10 @@ static uint8_t *sql_filter_merged_copy(sqlite3_context *ctx, const char *func, c
     return blob;
 }
 
-void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a,
-                    const filter_view *b) {
+/* The result of func(A, B), a union: a copy of the longer with the other merged in, or the error
+** of two filters that cannot be merged. */
+static void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a,
+                           const filter_view *b) {
     filter_view copy;
     if (!sql_filter_compatible(ctx, func, a, b)) {
         return;
@@ -95,7 +97,15 @@ void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a
     }
 }
 
-union_state *sql_union_state(sqlite3_context *ctx) {
+/* The state of a union aggregate, zeroed by SQLite before the first row. */
+typedef struct union_state {
+    int failed;       /* a row failed: xFinal only frees */
+    uint8_t *blob;    /* the union so far, allocated on the first non-NULL filter */
+    filter_view view; /* a view of blob */
+} union_state;
+
+/* The state of the union aggregate of ctx, or NULL after setting NOMEM. */
+static union_state *sql_union_state(sqlite3_context *ctx) {
     union_state *st = sqlite3_aggregate_context(ctx, sizeof *st);
     if (st == NULL) {
         sqlite3_result_error_nomem(ctx);
@@ -103,7 +113,10 @@ union_state *sql_union_state(sqlite3_context *ctx) {
     return st;
 }
 
-void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f) {
+/* Merges f, a row's non-NULL filter, into the union so far; sets st->failed after setting the
+** error of func. */
+static void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st,
+                          const filter_view *f) {
     filter_view copy;
     /* A kind that does not merge is refused also alone (rule 30 (static filters)). */
     if (!filter_kind_can(f->kind, FILTER_MERGES)) {
@@ -123,6 +136,28 @@ void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, cons
     } else if (filter_merge(st->blob, f) != FILTER_OK) {
         sql_error_full(ctx, func, "the union", st->view.kind);
         st->failed = 1;
+    }
+}
+
+void sql_union_of_two(sqlite3_context *ctx, const char *func, sql_filter_reader read,
+                      sqlite3_value **argv) {
+    filter_view a, b;
+    if (read(ctx, func, argv[0], NULL, &a) == SQL_FILTER_READ &&
+        read(ctx, func, argv[1], NULL, &b) == SQL_FILTER_READ) {
+        sql_union_pair(ctx, func, &a, &b);
+    }
+}
+
+void sql_union_step(sqlite3_context *ctx, const char *func, sql_filter_reader read,
+                    sqlite3_value *v) {
+    union_state *st = sql_union_state(ctx);
+    filter_view f;
+    if (st != NULL && !st->failed) {
+        int found = read(ctx, func, v, NULL, &f);
+        if (found == SQL_FILTER_READ) {
+            sql_union_row(ctx, func, st, &f);
+        }
+        st->failed = found == SQL_FILTER_ERROR || st->failed;
     }
 }
 

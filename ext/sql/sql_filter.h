@@ -23,24 +23,20 @@ uint8_t *sql_copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view
 /* Hands the filter blob (bytes long, from sqlite3_malloc64) to SQLite as the result. */
 void sql_result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes);
 
-/* The result of func(A, B), a union (rule 10 (union)): a copy of the longer with the other
-** merged in, or the error of two filters that cannot be merged. */
-void sql_union_pair(sqlite3_context *ctx, const char *func, const filter_view *a,
-                    const filter_view *b);
+/* A reader of a function's filter argument v (with its key, or NULL) into *f: sql_read_filter_arg,
+** or one that takes fewer kinds; sql_read_filter_arg's results. */
+typedef int (*sql_filter_reader)(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                                 sqlite3_value *key, filter_view *f);
 
-/* The state of a union aggregate, zeroed by SQLite before the first row. */
-typedef struct union_state {
-    int failed;       /* a row failed: xFinal only frees */
-    uint8_t *blob;    /* the union so far, allocated on the first non-NULL filter */
-    filter_view view; /* a view of blob */
-} union_state;
+/* func(A, B), a union (rule 10 (union)), its arguments read by read: a copy of the longer with
+** the other merged in, or the error of two filters that cannot be merged. */
+void sql_union_of_two(sqlite3_context *ctx, const char *func, sql_filter_reader read,
+                      sqlite3_value **argv);
 
-/* The state of the union aggregate of ctx, or NULL after setting NOMEM. */
-union_state *sql_union_state(sqlite3_context *ctx);
-
-/* Merges f, a row's non-NULL filter, into the union so far; sets st->failed after setting the
-** error of func. */
-void sql_union_row(sqlite3_context *ctx, const char *func, union_state *st, const filter_view *f);
+/* func(FILTER), a union aggregate's step for a row's v, read by read: merged into the union so
+** far (a NULL adds nothing); after an error, the rows that follow do nothing. */
+void sql_union_step(sqlite3_context *ctx, const char *func, sql_filter_reader read,
+                    sqlite3_value *v);
 
 /* A union aggregate's xFinal: the union of every non-NULL filter, NULL if there is none. */
 void sql_union_final(sqlite3_context *ctx);

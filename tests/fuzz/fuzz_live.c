@@ -11,8 +11,9 @@
 **            lazy: the table is checked against the model by LIVE_SNAPSHOT and at the end
 **            only, not after every operation
 **   4 bytes  the parameters of the first CREATE VIRTUAL TABLE t USING bloom(...): a byte, its
-**            kind (LIVE_STANDARD...; with flags: an argument of the other family, the kind as
-**            a bare word, p before n), 2 bytes n (1 + the value modulo 2500), a byte p (the
+**            kind (its low four bits modulo live_kind_choices(): a kind a live table takes, of
+**            the table of kinds, or none; with flags: an argument of the other family, the kind
+**            as a bare word, p before n), 2 bytes n (1 + the value modulo 2500), a byte p (the
 **            index of p_texts modulo 8; for a sketch: epsilon, delta and update, 2 bits each)
 **   then up to MAX_OPS operations, each an opcode byte and its operands (fuzz_live.h):
 **            adds (one key, with a count, two rows in one statement, a range of integers by
@@ -58,7 +59,7 @@
 ** FUZZ_LIVE_TRACE set prints each statement on the table as SQL, with its values and errors.
 */
 #include "filter_kinds.h"
-#include "countmin_core.h"
+#include "../test_kinds.h"
 #include "fuzz_db.h"
 #include "fuzz_live.h"
 #include "sqlite_bloom.h"
@@ -99,8 +100,6 @@ static const char *const count_literals[LIVE_COUNTS] = {
     "NULL", "0", "1", "3", "-1", "1.5", "9223372036854775807", "4611686018427387904"};
 
 /* The parameters' texts. */
-static const char *const kind_names[LIVE_COUNTMIN + 1] = {"standard", "blocked",  "counting",
-                                                          "cuckoo",   "scalable", "countmin"};
 static const char *const p_texts[8] = {"0.5",   "0.2",   "0.1", "0.01",
                                        "0.001", "1e-05", "1.5", "'0.01'"};
 static const char *const epsilon_texts[4] = {"0.5", "0.1", "0.03", "0.01"};
@@ -441,7 +440,7 @@ static int oracle_change(harness *h, int which, model_filter *f, sqlite3_value *
 /* What the model's filter f answers for key (not NULL): bloom_might_contain, or for a sketch
 ** its estimate (cms_count) into *estimate. */
 static int oracle_probe(harness *h, const model_filter *f, sqlite3_value *key, int64_t *estimate) {
-    int which = kind_of(f) == &countmin_kind ? OR_CMS_COUNT : OR_MIGHT;
+    int which = filter_kind_can(kind_of(f), FILTER_COUNTS) ? OR_CMS_COUNT : OR_MIGHT;
     sqlite3_stmt *stmt = h->oracle_stmt[which];
     fuzz_db_bind_blob(stmt, 1, f->bytes, f->size);
     bind(stmt, 2, key);
@@ -727,7 +726,7 @@ static void probe_row(harness *h, sqlite3_stmt *stmt, void *arg) {
         fuzz_fail("%s: a probe's key column is %s, not the key asked for", c->who,
                   (const char *)sqlite3_column_text(stmt, 1));
     }
-    int sketch = kind_of(f) == &countmin_kind;
+    int sketch = filter_kind_can(kind_of(f), FILTER_COUNTS);
     int type = sqlite3_column_type(stmt, 2);
     if (sketch ? type != SQLITE_INTEGER || sqlite3_column_int64(stmt, 2) != estimate
                : type != SQLITE_NULL) {
@@ -911,7 +910,7 @@ static int model_insert(harness *h, model *next, sqlite3_value *name, sqlite3_va
     if (f == NULL) {
         return 1;
     }
-    int sketch = kind_of(f) == &countmin_kind;
+    int sketch = filter_kind_can(kind_of(f), FILTER_COUNTS);
     int count_type = count != NULL ? sqlite3_value_type(count) : SQLITE_NULL;
     if (count_type != SQLITE_NULL && !sketch) {
         return expect_error(e, "refuses a count for a filter");
@@ -977,17 +976,23 @@ static parameters take_parameters(harness *h) {
     uint8_t choice = fuzz_take_u8(&h->in);
     unsigned n = 1 + fuzz_take_u16(&h->in) % 2500;
     uint8_t rate = fuzz_take_u8(&h->in);
-    int kind = choice % LIVE_KIND_CHOICES, reordered = (choice & LIVE_REORDERED) != 0;
+    if (live_kind_choices() > LIVE_CHOICE_MASK + 1) {
+        fuzz_fail("%u choices of kind, more than the %d bits of the choice", live_kind_choices(),
+                  LIVE_CHOICE_MASK + 1);
+    }
+    unsigned which = (choice & LIVE_CHOICE_MASK) % live_kind_choices();
+    int reordered = (choice & LIVE_REORDERED) != 0;
+    const filter_kind *kind = live_kind_at(which);
     memset(&p, 0, sizeof p);
-    p.misplaced = (choice & LIVE_MISPLACED) != 0 && kind != LIVE_NO_ARGUMENTS;
-    if (kind == LIVE_NO_ARGUMENTS) {
+    p.misplaced = (choice & LIVE_MISPLACED) != 0 && which != live_no_arguments();
+    if (which == live_no_arguments()) {
         return p;
     }
-    if (kind == LIVE_COUNTMIN) {
+    if (kind != NULL && test_kind_of(kind)->builder == BUILT_BY_CMS_BUILD) {
         const char *epsilon = epsilon_texts[rate % 4], *delta = delta_texts[(rate / 4) % 4];
         const char *update = update_texts[(rate / 16) % 4];
-        snprintf(p.arguments, sizeof p.arguments, "kind = %s, %s = %s, %s = %s%s%s%s",
-                 choice & LIVE_BARE_KIND ? "countmin" : "'countmin'",
+        snprintf(p.arguments, sizeof p.arguments, "kind = %s%s%s, %s = %s, %s = %s%s%s%s",
+                 choice & LIVE_BARE_KIND ? "" : "'", kind->name, choice & LIVE_BARE_KIND ? "" : "'",
                  reordered ? "delta" : "epsilon", reordered ? delta : epsilon,
                  reordered ? "epsilon" : "delta", reordered ? epsilon : delta,
                  update != NULL ? ", update = " : "", update != NULL ? update : "",
@@ -998,10 +1003,10 @@ static parameters take_parameters(harness *h) {
                  series, epsilon, delta, update != NULL ? update : "'plain'");
         return p;
     }
-    const char *name = kind == LIVE_DEFAULT_KIND ? "standard" : kind_names[kind];
+    const char *name = kind == NULL ? filter_kind_at(0)->name : kind->name;
     const char *rate_text = p_texts[rate % 8];
     char kind_argument[64] = "";
-    if (kind != LIVE_DEFAULT_KIND) {
+    if (kind != NULL) {
         snprintf(kind_argument, sizeof kind_argument,
                  choice & LIVE_BARE_KIND ? "kind = %s, " : "kind = '%s', ", name);
     }

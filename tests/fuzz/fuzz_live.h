@@ -6,6 +6,10 @@
 #ifndef BLOOM_FUZZ_LIVE_H
 #define BLOOM_FUZZ_LIVE_H
 
+#include "filter_kinds.h"
+
+#include <string.h>
+
 /* The configuration byte: bits 0-1 the page size (512, 1024, 4096, 65536), bits 2-3 the text
 ** encoding (modulo 3), bits 4-5 the length limit (SQLite's, 1 MB, 20000, 5000), then flags. */
 enum {
@@ -15,24 +19,61 @@ enum {
     LIVE_LAZY = 128 /* the table checked against the model only by LIVE_SNAPSHOT and at the end */
 };
 
-/* The first byte of a table's parameters: modulo LIVE_KIND_CHOICES, what CREATE gives; then
-** flags. */
+/* The first byte of a table's parameters: its low four bits (LIVE_CHOICE_MASK), modulo
+** live_kind_choices(), what CREATE gives: a kind a live table takes, of the table of kinds in its
+** order (live_kind_at), then live_no_arguments() and live_default_kind(); then flags. */
 enum {
-    LIVE_STANDARD,
-    LIVE_BLOCKED,
-    LIVE_COUNTING,
-    LIVE_CUCKOO,
-    LIVE_SCALABLE,
-    LIVE_COUNTMIN,
-    LIVE_NO_ARGUMENTS, /* CREATE VIRTUAL TABLE t USING bloom: loaded filters only */
-    LIVE_DEFAULT_KIND, /* n and p without kind */
-    LIVE_KIND_CHOICES
+    LIVE_CHOICE_MASK = 15,
+    LIVE_MISPLACED =
+        16, /* an argument of the other family (epsilon for a filter, n for a sketch) */
+    LIVE_BARE_KIND = 32, /* kind = cuckoo, a bare word, rather than kind = 'cuckoo' */
+    LIVE_REORDERED = 64  /* p (delta) first */
 };
-enum {
-    LIVE_MISPLACED = 8, /* an argument of the other family (epsilon for a filter, n for a sketch) */
-    LIVE_BARE_KIND = 16, /* kind = cuckoo, a bare word, rather than kind = 'cuckoo' */
-    LIVE_REORDERED = 32  /* p (delta) first */
-};
+
+/* The index-th kind a live table takes (one that adds where a filter is stored), in the order of
+** the table of kinds, or NULL past the last. */
+static inline const filter_kind *live_kind_at(unsigned index) {
+    const filter_kind *kind;
+    for (size_t i = 0; (kind = filter_kind_at(i)) != NULL; i++) {
+        if (filter_kind_can(kind, FILTER_ADDS_IN_PLACE) && index-- == 0) {
+            return kind;
+        }
+    }
+    return NULL;
+}
+
+/* How many kinds a live table takes. */
+static inline unsigned live_kind_count(void) {
+    unsigned count = 0;
+    while (live_kind_at(count) != NULL) {
+        count++;
+    }
+    return count;
+}
+
+/* The choices past the kinds: CREATE VIRTUAL TABLE t USING bloom (loaded filters only), and n
+** and p without kind. */
+static inline unsigned live_no_arguments(void) {
+    return live_kind_count();
+}
+
+static inline unsigned live_default_kind(void) {
+    return live_kind_count() + 1;
+}
+
+/* How many choices the low bits make. */
+static inline unsigned live_kind_choices(void) {
+    return live_kind_count() + 2;
+}
+
+/* The choice of the kind called name, which a live table takes. */
+static inline unsigned live_choice(const char *name) {
+    unsigned i = 0;
+    while (live_kind_at(i) != NULL && strcmp(live_kind_at(i)->name, name) != 0) {
+        i++;
+    }
+    return i;
+}
 
 /* The operations: an opcode byte, modulo LIVE_OPS after its bit LIVE_SECOND is cleared. */
 enum {

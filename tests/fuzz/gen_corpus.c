@@ -43,935 +43,6 @@ static void put_flip(seed *s, unsigned offset, unsigned mask) {
     put_u8(s, mask);
 }
 
-/* A filter BLOB, valid or not, and its name. */
-typedef struct filter {
-    const char *name;
-    uint8_t bytes[5120]; /* a scalable filter of 64 one-word stages: 4,672 */
-    size_t size;
-} filter;
-
-/* Room for the filters of the corpora. */
-enum { MAX_FILTERS = 288 };
-
-/* Makes f a filter of kind (a Bloom layout, or COUNTING_KIND) for n keys at rate p, with the
-** INTEGER keys 0 .. keys - 1. */
-static void make_filter(filter *f, const char *name, int kind, uint64_t n, double p,
-                        uint64_t keys) {
-    bloom_header h;
-    double bytes_needed;
-    int layout = kind == COUNTING_KIND ? BLOOM_LAYOUT_STANDARD : kind;
-    if (bloom_size(n, p, layout, &h, &bytes_needed) != FILTER_OK ||
-        (kind == COUNTING_KIND ? counting_blob_bytes(h.m) : bloom_blob_bytes(h.m)) >
-            sizeof f->bytes) {
-        fuzz_fail("cannot size %s", name);
-    }
-    f->name = name;
-    if (kind == COUNTING_KIND) {
-        f->size = counting_blob_bytes(h.m);
-        memset(f->bytes, 0, f->size);
-        h.layout = COUNTING_KIND;
-        counting_write_header(f->bytes, &h);
-        for (uint64_t key = 0; key < keys; key++) {
-            filter_add(&counting_kind, f->bytes, key_hash_integer((int64_t)key));
-        }
-        return;
-    }
-    f->size = bloom_blob_bytes(h.m);
-    memset(f->bytes, 0, f->size);
-    h.keys = keys;
-    bloom_write_header(f->bytes, &h);
-    for (uint64_t key = 0; key < keys; key++) {
-        bloom_set(f->bytes + FILTER_HEADER_BYTES, &h, key_hash_integer((int64_t)key));
-    }
-}
-
-/* Makes f a cuckoo filter of f_bits-bit fingerprints and the buckets for n keys at rate p
-** (0 for either: as cuckoo_size makes it), with the INTEGER keys 0 .. keys - 1, each of which
-** must find room. */
-static void make_cuckoo(filter *f, const char *name, unsigned f_bits, uint64_t buckets, uint64_t n,
-                        double p, uint64_t keys) {
-    cuckoo_header h;
-    double bytes_needed;
-    if (cuckoo_size(n, p, &h, &bytes_needed) != FILTER_OK) {
-        fuzz_fail("cannot size %s", name);
-    }
-    h.fingerprint_bits = f_bits != 0 ? f_bits : h.fingerprint_bits;
-    h.buckets = buckets != 0 ? buckets : h.buckets;
-    f->name = name;
-    f->size = cuckoo_blob_bytes(&h);
-    if (f->size > sizeof f->bytes) {
-        fuzz_fail("%s is too big", name);
-    }
-    memset(f->bytes, 0, f->size);
-    cuckoo_write_header(f->bytes, &h);
-    for (uint64_t key = 0; key < keys; key++) {
-        if (filter_add(&cuckoo_kind, f->bytes, key_hash_integer((int64_t)key)) != FILTER_OK) {
-            fuzz_fail("no room for key %llu in %s", (unsigned long long)key, name);
-        }
-    }
-}
-
-/* Adds the INTEGER keys from first on to the cuckoo filter f, each that finds room (what a
-** failed add wrote is dropped), until one of them finds none (stop_at_first) or until 64
-** in a row find none, or the slots in use reach used (0: no such limit). */
-static void fill_cuckoo(filter *f, int64_t first, int stop_at_first, uint64_t used) {
-    filter_view view;
-    char why[FILTER_WHY_MAX];
-    uint8_t copy[sizeof f->bytes];
-    int failures = 0;
-    for (int64_t key = first; failures < (stop_at_first ? 1 : 64); key++) {
-        if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
-            fuzz_fail("%s: %s", f->name, why);
-        }
-        if (used != 0 && cuckoo_slots_used(&view) >= used) {
-            return;
-        }
-        memcpy(copy, f->bytes, f->size);
-        if (filter_add(&cuckoo_kind, copy, key_hash_integer(key)) == FILTER_OK) {
-            memcpy(f->bytes, copy, f->size);
-            failures = 0;
-        } else {
-            failures++;
-        }
-    }
-}
-
-/* Whether adding the INTEGER key to the cuckoo filter f finds no room. */
-static int cuckoo_has_no_room(const filter *f, int64_t key) {
-    uint8_t copy[sizeof f->bytes];
-    memcpy(copy, f->bytes, f->size);
-    return filter_add(&cuckoo_kind, copy, key_hash_integer(key)) == FILTER_FULL;
-}
-
-/* Writes v little-endian into width bytes at f's offset. */
-static void poke(filter *f, size_t offset, uint64_t v, int width) {
-    for (int i = 0; i < width; i++) {
-        f->bytes[offset + i] = (uint8_t)(v >> (8 * i));
-    }
-}
-
-/* The m of f's header. */
-static uint64_t le_m(const filter *f) {
-    uint64_t m = 0;
-    for (int i = 0; i < 8; i++) {
-        m |= (uint64_t)f->bytes[16 + i] << (8 * i);
-    }
-    return m;
-}
-
-/* The m of the Bloom filter header at byte offset of f (a stage of a scalable filter). */
-static uint64_t le_m_at(const filter *f, size_t offset) {
-    uint64_t m = 0;
-    for (int i = 0; i < 8; i++) {
-        m |= (uint64_t)f->bytes[offset + 16 + i] << (8 * i);
-    }
-    return m;
-}
-
-/* The B of the cuckoo filter f (where m is in the other kinds' header). */
-static uint64_t le_buckets(const filter *f) {
-    return le_m(f);
-}
-
-/* Writes the double v into f's p field. */
-static void poke_p(filter *f, double v) {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    poke(f, 32, bits, 8);
-}
-
-/* Adds the INTEGER key to the scalable filter f, growing it by a stage (as bloom_add does) when
-** its last stage is full; aborts if it cannot. */
-static void scalable_add_growing(filter *f, int64_t key) {
-    filter_view view;
-    char why[FILTER_WHY_MAX];
-    uint64_t grown;
-    if (filter_add(&scalable_kind, f->bytes, key_hash_integer(key)) == FILTER_OK) {
-        return;
-    }
-    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK ||
-        scalable_kind.grow_size(&view, &grown) != FILTER_OK || grown > sizeof f->bytes) {
-        fuzz_fail("%s cannot grow", f->name);
-    }
-    filter_grow(&scalable_kind, f->bytes, f->size, grown);
-    f->size = (size_t)grown;
-    if (filter_add(&scalable_kind, f->bytes, key_hash_integer(key)) != FILTER_OK) {
-        fuzz_fail("%s has no room after growing", f->name);
-    }
-}
-
-/* Makes f a scalable filter of stages of layout for a first stage of n keys, a compound rate p,
-** the given growth and tightening ratio, with the INTEGER keys 0 .. keys - 1 (growing it). */
-static void make_scalable(filter *f, const char *name, int layout, uint64_t n, double p, int growth,
-                          double tightening, uint64_t keys) {
-    scalable_header h;
-    bloom_header first;
-    double bytes_needed;
-    if (scalable_size(n, p, layout, growth, tightening, &h, &first, &bytes_needed) != FILTER_OK ||
-        bytes_needed > sizeof f->bytes) {
-        fuzz_fail("cannot size %s", name);
-    }
-    f->name = name;
-    f->size = (size_t)bytes_needed;
-    memset(f->bytes, 0, f->size);
-    scalable_write_header(f->bytes, &h);
-    bloom_write_header(f->bytes + FILTER_HEADER_BYTES, &first);
-    for (uint64_t key = 0; key < keys; key++) {
-        scalable_add_growing(f, (int64_t)key);
-    }
-}
-
-/* Makes f a scalable filter of stages one-word stages (k = 1, m = 64: validation ties a stage's
-** n and p to its place, not its m), for a first stage of n = 1 at p = 0.01, each stage holding
-** its capacity, n 2^i: the 64 stages a filter may have, and more keys than any could hold. */
-static void make_scalable_one_word_stages(filter *f, const char *name, unsigned stages) {
-    scalable_header h;
-    bloom_header stage;
-    double bytes_needed;
-    if (scalable_size(1, 0.01, BLOOM_LAYOUT_STANDARD, SCALABLE_GROWTH, SCALABLE_TIGHTENING, &h,
-                      &stage, &bytes_needed) != FILTER_OK) {
-        fuzz_fail("cannot size %s", name);
-    }
-    f->name = name;
-    f->size = FILTER_HEADER_BYTES + (size_t)stages * (FILTER_HEADER_BYTES + 8);
-    memset(f->bytes, 0, f->size);
-    h.stages = (uint8_t)stages;
-    h.keys = 0;
-    for (unsigned i = 0; i < stages; i++) {
-        stage.k = 1;
-        stage.m = 64;
-        scalable_stage_target(&h, (int)i, &stage.n, &stage.p);
-        stage.keys = stage.n;
-        h.keys += stage.keys; /* 2^64 - 1 at 64 stages */
-        bloom_write_header(f->bytes + FILTER_HEADER_BYTES + i * (FILTER_HEADER_BYTES + 8), &stage);
-        f->bytes[2 * FILTER_HEADER_BYTES + i * (FILTER_HEADER_BYTES + 8)] = 0xFF;
-    }
-    scalable_write_header(f->bytes, &h);
-}
-
-/* Adds count to the INTEGER key in the count-min sketch f; aborts unless that succeeds. */
-static void sketch_add_count(filter *f, int64_t key, uint64_t count) {
-    filter_view view;
-    char why[FILTER_WHY_MAX];
-    filter_io io = filter_io_memory(f->bytes);
-    uint64_t estimate;
-    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK ||
-        countmin_add_io(&view, &io, key_hash_integer(key), count, &estimate) != FILTER_OK) {
-        fuzz_fail("cannot add %llu to %s", (unsigned long long)count, f->name);
-    }
-}
-
-/* Makes f a count-min sketch for epsilon and delta of the given update with the INTEGER keys
-** 0 .. keys - 1, key i counted i + 1 times. */
-static void make_countmin(filter *f, const char *name, double epsilon, double delta, int update,
-                          uint64_t keys) {
-    countmin_header h;
-    double bytes_needed;
-    if (countmin_size(epsilon, delta, update, &h, &bytes_needed) != FILTER_OK ||
-        bytes_needed > sizeof f->bytes) {
-        fuzz_fail("cannot size %s", name);
-    }
-    f->name = name;
-    f->size = (size_t)bytes_needed;
-    memset(f->bytes, 0, f->size);
-    countmin_write_header(f->bytes, &h);
-    for (uint64_t key = 0; key < keys; key++) {
-        sketch_add_count(f, (int64_t)key, key + 1);
-    }
-}
-
-/* The view of the valid filter f; aborts if it is refused. */
-static filter_view open_filter(const filter *f) {
-    filter_view view;
-    char why[FILTER_WHY_MAX];
-    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
-        fuzz_fail("%s: %s", f->name, why);
-    }
-    return view;
-}
-
-/* Makes f a Parquet filter of the physical type (PARQUET_UNTYPED: its first key's) and type
-** length, for n keys at rate p (n 0: of blocks blocks, n and p not known), with the keys 0 ..
-** keys - 1 added: INTEGERs, or for a type of bytes the TEXTs "key 00000000" (12 bytes; without
-** the leading zeros for a FIXED_LEN_BYTE_ARRAY of any length). */
-static void make_parquet(filter *f, const char *name, uint64_t n, double p, int type,
-                         uint32_t type_length, uint32_t blocks, uint64_t keys) {
-    parquet_header h = {n, n != 0 ? p : 0.0, 0, blocks, type_length, (parquet_type)type};
-    double bytes_needed;
-    if ((n != 0 && parquet_size(n, p, &h.blocks, &bytes_needed) != FILTER_OK) ||
-        parquet_blob_bytes(h.blocks) > sizeof f->bytes) {
-        fuzz_fail("cannot size %s", name);
-    }
-    f->name = name;
-    f->size = (size_t)parquet_blob_bytes(h.blocks);
-    memset(f->bytes, 0, f->size);
-    parquet_write_header(f->bytes, &h);
-    for (uint64_t i = 0; i < keys; i++) {
-        char text[32];
-        int bytes_type = type == PARQUET_INT96 || type == PARQUET_BYTE_ARRAY ||
-                         type == PARQUET_FIXED_LEN_BYTE_ARRAY;
-        int length = snprintf(
-            text, sizeof text,
-            type_length == 0 && type != PARQUET_INT96 && type != PARQUET_BYTE_ARRAY ? "key %llu"
-                                                                                    : "key %08llu",
-            (unsigned long long)i);
-        key_value key = {KEY_TAG_INTEGER, (int64_t)i, 0.0, NULL, 0};
-        if (bytes_type) {
-            key = (key_value){KEY_TAG_TEXT, 0, 0.0, text, (size_t)length};
-        }
-        filter_view view = open_filter(f);
-        if (filter_add(&parquet_kind, f->bytes, filter_hash_key(&view, &key)) != FILTER_OK) {
-            fuzz_fail("%s refuses key %llu", name, (unsigned long long)i);
-        }
-    }
-}
-
-/* Makes f a binary fuse filter of the INTEGER keys first .. first + keys - 1, for n at rate p,
-** built as bloom_build builds it: their h1 made distinct, sized, built with scratch memory. */
-static void make_fuse(filter *f, const char *name, uint64_t n, double p, int64_t first,
-                      uint64_t keys) {
-    uint64_t *hashes = malloc((keys + 1) * sizeof *hashes);
-    uint64_t *buffer = malloc((keys + 1) * sizeof *buffer);
-    fuse_header h;
-    double bytes_needed;
-    if (hashes == NULL || buffer == NULL) {
-        fuzz_fail("out of memory for %s", name);
-    }
-    for (uint64_t i = 0; i < keys; i++) {
-        hashes[i] = key_hash_integer(first + (int64_t)i).h1;
-    }
-    uint64_t distinct = fuse_distinct_keys(hashes, keys, buffer);
-    if (fuse_size(distinct, n, p, &h, &bytes_needed) != FILTER_OK ||
-        fuse_blob_bytes(&h) > sizeof f->bytes) {
-        fuzz_fail("cannot size %s", name);
-    }
-    uint64_t slots = fuse_slots(&h);
-    fuse_scratch scratch = {malloc(slots * sizeof *scratch.hashes),
-                            malloc(slots * sizeof *scratch.order),
-                            malloc(slots * sizeof *scratch.counts)};
-    if (scratch.hashes == NULL || scratch.order == NULL || scratch.counts == NULL) {
-        fuzz_fail("out of memory for %s", name);
-    }
-    f->name = name;
-    f->size = (size_t)fuse_blob_bytes(&h);
-    memset(f->bytes, 0, f->size);
-    if (fuse_build(f->bytes, &h, hashes, &scratch) != FILTER_OK) {
-        fuzz_fail("cannot build %s", name);
-    }
-    free(scratch.hashes);
-    free(scratch.order);
-    free(scratch.counts);
-    free(hashes);
-    free(buffer);
-}
-
-/* The filters of the corpora: first the valid ones, then one per broken rule. Returns how
-** many it wrote to filters (room for MAX_FILTERS). */
-static size_t make_filters(filter *filters) {
-    size_t count = 0;
-    filter base;
-    make_filter(&filters[count++], "standard_empty", BLOOM_LAYOUT_STANDARD, 100, 0.01, 0);
-    make_filter(&filters[count++], "standard_100_keys", BLOOM_LAYOUT_STANDARD, 100, 0.01, 100);
-    make_filter(&filters[count++], "blocked_empty", BLOOM_LAYOUT_BLOCKED, 100, 0.01, 0);
-    make_filter(&filters[count++], "blocked_100_keys", BLOOM_LAYOUT_BLOCKED, 100, 0.01, 100);
-    make_filter(&filters[count++], "standard_k_63", BLOOM_LAYOUT_STANDARD, 10, 1e-19, 10);
-    make_filter(&filters[count++], "blocked_p_1e-19", BLOOM_LAYOUT_BLOCKED, 10, 1e-19, 10);
-    make_filter(&filters[count++], "blocked_p_half", BLOOM_LAYOUT_BLOCKED, 50, 0.5, 50);
-    make_filter(&filters[count], "standard_full", BLOOM_LAYOUT_STANDARD, 10, 0.1, 0);
-    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
-           filters[count].size - FILTER_HEADER_BYTES);
-    poke(&filters[count++], 40, 1000, 8);
-    make_filter(&filters[count], "keys_added_max", BLOOM_LAYOUT_STANDARD, 10, 0.01, 10);
-    poke(&filters[count++], 40, UINT64_MAX, 8);
-    make_filter(&filters[count], "newer_writer_reserved", BLOOM_LAYOUT_STANDARD, 100, 0.01, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 1 */
-    filters[count].bytes[12] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_filter(&filters[count], "standard_min_reader_2", BLOOM_LAYOUT_STANDARD, 100, 0.01, 50);
-    poke(&filters[count++], 4, 0x0202, 2); /* a newer writer may require more */
-
-    /* Counting filters: the same, and counters at 15 (key 7 added 20 times). */
-    make_filter(&filters[count++], "counting_empty", COUNTING_KIND, 100, 0.01, 0);
-    make_filter(&filters[count++], "counting_100_keys", COUNTING_KIND, 100, 0.01, 100);
-    make_filter(&filters[count++], "counting_k_63", COUNTING_KIND, 10, 1e-19, 10);
-    make_filter(&filters[count], "counting_saturated", COUNTING_KIND, 10, 0.01, 10);
-    for (int i = 0; i < 20; i++) {
-        filter_add(&counting_kind, filters[count].bytes, key_hash_integer(7));
-    }
-    count++;
-    make_filter(&filters[count], "counting_full", COUNTING_KIND, 10, 0.1, 0);
-    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
-           filters[count].size - FILTER_HEADER_BYTES);
-    poke(&filters[count++], 40, 1000, 8);
-    make_filter(&filters[count], "counting_keys_max", COUNTING_KIND, 10, 0.01, 10);
-    poke(&filters[count++], 40, UINT64_MAX, 8);
-    make_filter(&filters[count], "counting_newer_writer_reserved", COUNTING_KIND, 100, 0.01, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
-    filters[count].bytes[13] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_filter(&filters[count], "counting_min_reader_1", COUNTING_KIND, 100, 0.01, 50);
-    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
-
-    /* One broken rule each, on a small valid filter. */
-    make_filter(&base, "base", BLOOM_LAYOUT_STANDARD, 10, 0.01, 10);
-    static const struct {
-        const char *name;
-        size_t offset; /* field to overwrite */
-        int width;     /* its width in bytes; 0 for a change of length to value */
-        uint64_t value;
-    } broken[] = {
-        {"too_short_0", 0, 0, 0},
-        {"too_short_1", 0, 0, 1},
-        {"too_short_63", 0, 0, 63},
-        {"bad_magic", 0, 1, 's'},
-        {"version_0", 4, 1, 0},
-        {"min_reader_0", 5, 1, 0},
-        {"newer_reader", 4, 2, 0x0303},
-        {"layout_0", 6, 1, 0},
-        {"kind_9", 6, 1, 9},
-        {"kind_3_bloom_header", 6, 1, COUNTING_KIND},
-        {"hash_9", 7, 1, 9},
-        {"hash_2", 7, 1, 2}, /* the Parquet kind's, not kind 1's */
-        {"k_0", 8, 4, 0},
-        {"k_65", 8, 4, 65},
-        {"k_huge", 8, 4, 0xFFFFFFFF},
-        {"m_0", 16, 8, 0},
-        {"m_193", 16, 8, 193},
-        {"m_huge", 16, 8, UINT64_C(0x8000000000000000)},
-        {"m_max", 16, 8, UINT64_MAX - 63},
-        {"length_plus_1", 0, 0, 1},
-        {"length_minus_8", 0, 0, 8},
-        {"blocked_m_not_512", 6, 1, BLOOM_LAYOUT_BLOCKED},
-        {"n_0", 24, 8, 0},
-        {"reserved_12", 12, 1, 1},
-        {"reserved_15", 15, 1, 0x80},
-        {"reserved_48", 48, 1, 1},
-        {"reserved_63", 63, 1, 0xFF},
-    };
-    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = broken[i].name;
-        if (broken[i].width > 0) {
-            poke(f, broken[i].offset, broken[i].value, broken[i].width);
-        } else if (strncmp(f->name, "too_short", 9) == 0) {
-            f->size = broken[i].value;
-        } else if (strcmp(f->name, "length_plus_1") == 0) {
-            f->bytes[f->size++] = 0;
-        } else {
-            f->size -= broken[i].value;
-        }
-    }
-    static const struct {
-        const char *name;
-        double p;
-    } bad_rates[] = {{"p_0", 0.0},
-                     {"p_1", 1.0},
-                     {"p_negative", -0.01},
-                     {"p_nan", NAN},
-                     {"p_infinite", INFINITY}};
-    for (size_t i = 0; i < sizeof bad_rates / sizeof bad_rates[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = bad_rates[i].name;
-        poke_p(f, bad_rates[i].p);
-    }
-
-    /* The counting kind's own rules, on a small valid counting filter. */
-    make_filter(&base, "base", COUNTING_KIND, 10, 0.01, 10);
-    static const struct {
-        const char *name;
-        size_t offset;
-        int width; /* 0: the length less value */
-        uint64_t value;
-    } counting_broken[] = {
-        {"counting_counter_bits_8", 12, 1, 8},
-        {"counting_counter_bits_0", 12, 1, 0},
-        {"counting_m_100", 16, 8, 100},
-        {"counting_length_of_bits", 0, 0, 0}, /* the body of a standard filter of the same m */
-        {"counting_k_65", 8, 4, 65},
-        {"counting_n_0", 24, 8, 0},
-        {"counting_reserved_13", 13, 1, 1},
-        {"counting_reserved_48", 48, 1, 0x80},
-        {"counting_newer_reader", 4, 2, 0x0303},
-    };
-    for (size_t i = 0; i < sizeof counting_broken / sizeof counting_broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = counting_broken[i].name;
-        if (counting_broken[i].width > 0) {
-            poke(f, counting_broken[i].offset, counting_broken[i].value, counting_broken[i].width);
-        } else {
-            f->size = bloom_blob_bytes(le_m(f));
-        }
-    }
-    filters[count] = base;
-    filters[count].name = "counting_p_1";
-    poke_p(&filters[count++], 1.0);
-
-    /* Cuckoo filters: empty, with keys, nearly full (90 % of the slots), full (no room for 64
-    ** keys in a row: key 7 has none either), every slot in use, f = 1 (every fingerprint 1), f
-    ** = 32, one bucket (4 keys: full), the count of keys at its maximum, bits after the last
-    ** slot set, and a newer writer's reserved bytes. */
-    make_cuckoo(&filters[count++], "cuckoo_empty", 0, 0, 100, 0.01, 0);
-    make_cuckoo(&filters[count++], "cuckoo_100_keys", 0, 0, 100, 0.01, 100);
-    make_cuckoo(&filters[count], "cuckoo_nearly_full", 0, 0, 100, 0.01, 0);
-    fill_cuckoo(&filters[count], 0, 0, 4 * le_buckets(&filters[count]) * 9 / 10);
-    count++;
-    make_cuckoo(&filters[count], "cuckoo_full", 0, 0, 100, 0.01, 0);
-    fill_cuckoo(&filters[count], 0, 0, 0);
-    if (!cuckoo_has_no_room(&filters[count++], 7)) {
-        fuzz_fail("cuckoo_full has room for key 7");
-    }
-    make_cuckoo(&filters[count], "cuckoo_all_slots", 0, 0, 10, 0.01, 0);
-    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
-           filters[count].size - FILTER_HEADER_BYTES);
-    poke(&filters[count], 40, 4 * le_buckets(&filters[count]), 8);
-    count++;
-    make_cuckoo(&filters[count++], "cuckoo_f_1", 1, 16, 10, 0.5, 10);
-    make_cuckoo(&filters[count++], "cuckoo_f_32", 0, 0, 10, 2e-9, 10);
-    make_cuckoo(&filters[count++], "cuckoo_b_1", 8, 1, 1, 0.01, 4);
-    make_cuckoo(&filters[count], "cuckoo_keys_max", 0, 0, 10, 0.01, 5);
-    poke(&filters[count], 40, 4 * le_buckets(&filters[count]), 8);
-    count++;
-    make_cuckoo(&filters[count], "cuckoo_bits_after_slots", 5, 3, 10, 0.5, 3);
-    filters[count].bytes[filters[count].size - 1] |= 0xF0; /* 60 bits of slots in 8 bytes */
-    count++;
-    make_cuckoo(&filters[count], "cuckoo_newer_writer_reserved", 0, 0, 100, 0.01, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
-    filters[count].bytes[10] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_cuckoo(&filters[count], "cuckoo_min_reader_1", 0, 0, 100, 0.01, 50);
-    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
-    filters[count] = base;         /* a counting filter's header and body, as kind 4 */
-    filters[count].name = "kind_4_counting_header";
-    filters[count++].bytes[6] = CUCKOO_KIND;
-
-    /* The cuckoo kind's own rules, in the order of section 5, on a small valid one. */
-    make_cuckoo(&base, "base", 0, 0, 10, 0.01, 10);
-    static const struct {
-        const char *name;
-        size_t offset;
-        int width; /* 0: the length plus value (modulo 2^64) */
-        uint64_t value;
-    } cuckoo_broken[] = {
-        {"cuckoo_f_0", 8, 1, 0},
-        {"cuckoo_f_33", 8, 1, 33},
-        {"cuckoo_slots_8", 9, 1, 8},
-        {"cuckoo_slots_0", 9, 1, 0},
-        {"cuckoo_buckets_0", 16, 8, 0},
-        {"cuckoo_buckets_max", 16, 8, UINT64_MAX},         /* the length does not fit */
-        {"cuckoo_buckets_2_60", 16, 8, UINT64_C(1) << 60}, /* 32-bit fingerprints: nor here */
-        {"cuckoo_buckets_7", 16, 8, 7},
-        {"cuckoo_length_plus_1", 0, 0, 1},
-        {"cuckoo_length_minus_1", 0, 0, UINT64_MAX},
-        {"cuckoo_n_0", 24, 8, 0},
-        {"cuckoo_keys_over_slots", 40, 8, 0}, /* 4 B + 1, below */
-        {"cuckoo_reserved_10", 10, 1, 1},
-        {"cuckoo_reserved_15", 15, 1, 0x80},
-        {"cuckoo_reserved_48", 48, 1, 1},
-        {"cuckoo_reserved_63", 63, 1, 0xFF},
-        {"cuckoo_newer_reader", 4, 2, 0x0303},
-    };
-    for (size_t i = 0; i < sizeof cuckoo_broken / sizeof cuckoo_broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = cuckoo_broken[i].name;
-        if (strcmp(f->name, "cuckoo_keys_over_slots") == 0) {
-            poke(f, 40, 4 * le_buckets(f) + 1, 8);
-        } else if (strcmp(f->name, "cuckoo_buckets_2_60") == 0) {
-            poke(f, 8, 32, 1);
-            poke(f, 16, cuckoo_broken[i].value, 8);
-        } else if (cuckoo_broken[i].width > 0) {
-            poke(f, cuckoo_broken[i].offset, cuckoo_broken[i].value, cuckoo_broken[i].width);
-        } else if (cuckoo_broken[i].value == 1) {
-            f->bytes[f->size++] = 0;
-        } else {
-            f->size--;
-        }
-    }
-    static const struct {
-        const char *name;
-        double p;
-    } cuckoo_bad_rates[] = {{"cuckoo_p_0", 0.0}, {"cuckoo_p_2", 2.0}, {"cuckoo_p_nan", NAN}};
-    for (size_t i = 0; i < sizeof cuckoo_bad_rates / sizeof cuckoo_bad_rates[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = cuckoo_bad_rates[i].name;
-        poke_p(f, cuckoo_bad_rates[i].p);
-    }
-
-    /* Scalable filters: empty, with keys, the last stage full (the next key grows it), grown to
-    ** 3 and 5 stages, blocked stages, another growth and tightening ratio, 63 and 64 one-word
-    ** stages (a 64th cannot be sized; no 65th), stages whose capacity reaches 2^64 (2^62, 2^63:
-    ** no third), the stages' keys adding up past 2^64 - 1, a newer writer's reserved bytes. */
-    make_scalable(&filters[count++], "scalable_empty", BLOOM_LAYOUT_STANDARD, 100, 0.01, 2, 0.8, 0);
-    make_scalable(&filters[count++], "scalable_10_keys", BLOOM_LAYOUT_STANDARD, 100, 0.01, 2, 0.8,
-                  10);
-    make_scalable(&filters[count++], "scalable_full", BLOOM_LAYOUT_STANDARD, 4, 0.01, 2, 0.8, 4);
-    make_scalable(&filters[count++], "scalable_3_stages_full", BLOOM_LAYOUT_STANDARD, 1, 0.01, 2,
-                  0.8, 7);
-    make_scalable(&filters[count++], "scalable_5_stages", BLOOM_LAYOUT_STANDARD, 2, 0.1, 2, 0.8,
-                  40);
-    make_scalable(&filters[count++], "scalable_blocked_stages", BLOOM_LAYOUT_BLOCKED, 8, 0.01, 2,
-                  0.8, 30);
-    make_scalable(&filters[count++], "scalable_growth_3_tightening_half", BLOOM_LAYOUT_STANDARD, 2,
-                  0.05, 3, 0.5, 12);
-    make_scalable_one_word_stages(&filters[count++], "scalable_63_stages", 63);
-    make_scalable_one_word_stages(&filters[count++], "scalable_64_stages", 64);
-    {
-        /* n = 2^62: stage 1 holds 2^63, stage 2 would hold 2^64. Each stage full, of m = 64. */
-        filter *f = &filters[count++];
-        make_scalable_one_word_stages(f, "scalable_capacity_2_64", 2);
-        poke(f, 16, UINT64_C(1) << 62, 8);
-        poke(f, 40, (UINT64_C(1) << 62) + (UINT64_C(1) << 63), 8);
-        for (int i = 0; i < 2; i++) {
-            size_t stage = FILTER_HEADER_BYTES + (size_t)i * (FILTER_HEADER_BYTES + 8);
-            poke(f, stage + 24, UINT64_C(1) << (62 + i), 8);
-            poke(f, stage + 40, UINT64_C(1) << (62 + i), 8);
-        }
-    }
-    {
-        /* n = 3 2^61 full, stage 1 of 3 2^62 keys full: 2^64 + 2^61 in all, 2^61 modulo 2^64
-        ** in the header. */
-        filter *f = &filters[count++];
-        make_scalable_one_word_stages(f, "scalable_keys_past_2_64", 2);
-        poke(f, 16, UINT64_C(3) << 61, 8);
-        poke(f, 40, UINT64_C(1) << 61, 8);
-        filter_view view = {&scalable_kind, 2, 2, 1, f->bytes, f->size};
-        scalable_header h = scalable_header_of(&view);
-        for (int i = 0; i < 2; i++) {
-            size_t stage = FILTER_HEADER_BYTES + (size_t)i * (FILTER_HEADER_BYTES + 8);
-            uint64_t n;
-            double p;
-            scalable_stage_target(&h, i, &n, &p);
-            poke(f, stage + 24, n, 8);
-            memcpy(f->bytes + stage + 32, &p, sizeof p);
-            poke(f, stage + 40, n, 8);
-        }
-    }
-    make_scalable(&filters[count], "scalable_newer_writer_reserved", BLOOM_LAYOUT_STANDARD, 10,
-                  0.01, 2, 0.8, 5);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
-    filters[count].bytes[11] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_scalable(&filters[count], "scalable_min_reader_1", BLOOM_LAYOUT_STANDARD, 10, 0.01, 2, 0.8,
-                  5);
-    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
-
-    /* The scalable kind's own rules, in the order of its validation, on a valid filter of two
-    ** stages (n = 4, 6 keys: stage 0 of 64 + 8 bytes holds 4, stage 1 2). */
-    make_scalable(&base, "base", BLOOM_LAYOUT_STANDARD, 4, 0.01, 2, 0.8, 6);
-    const size_t stage_1 = FILTER_HEADER_BYTES + 64 + (size_t)le_m_at(&base, 64) / 8;
-    static const struct {
-        const char *name;
-        size_t offset;
-        int width; /* 0: the length plus value (modulo 2^64) */
-        uint64_t value;
-    } scalable_broken[] = {
-        {"scalable_layout_0", 8, 1, 0},
-        {"scalable_layout_3", 8, 1, 3},
-        {"scalable_growth_1", 9, 1, 1},
-        {"scalable_stages_0", 10, 1, 0},
-        {"scalable_stages_65", 10, 1, 65},
-        {"scalable_tightening_0", 32, 8, 0},
-        {"scalable_tightening_1", 32, 8, UINT64_C(0x3FF0000000000000)},
-        {"scalable_tightening_nan", 32, 8, UINT64_C(0x7FF8000000000000)},
-        {"scalable_n_0", 16, 8, 0},
-        {"scalable_p_1", 24, 8, UINT64_C(0x3FF0000000000000)},
-        {"scalable_stages_60", 10, 1, 60}, /* fewer bytes than 60 stages take */
-        {"scalable_reserved_11", 11, 1, 1},
-        {"scalable_reserved_15", 15, 1, 0x80},
-        {"scalable_reserved_48", 48, 1, 1},
-        {"scalable_newer_reader", 4, 2, 0x0303},
-        {"scalable_stage_layout_2", 8, 1, 2}, /* the stages are kind 1 */
-        {"scalable_stage_bad_magic", 64, 1, 's'},
-        {"scalable_stage_k_0", 64 + 8, 4, 0},
-        {"scalable_stage_kind_5", 64 + 6, 1, 5},
-        {"scalable_stage_version_3", 64 + 4, 2, 0x0303},
-        {"scalable_stage_m_huge", 64 + 16, 8, UINT64_C(1) << 63},
-        {"scalable_stage_n_5", 64 + 24, 8, 5},
-        {"scalable_stage_p_other", 64 + 32, 1, 0}, /* the low byte of the rate's bits */
-        {"scalable_stage_keys_5", 64 + 40, 8, 5},  /* more than its n = 4 */
-        {"scalable_stage_1_n_4", 1, 8, 4},         /* stage 1, whose n is 8 */
-        {"scalable_keys_7", 40, 8, 7},             /* the stages hold 6 */
-        {"scalable_length_plus_1", 0, 0, 1},
-        {"scalable_length_minus_8", 0, 0, UINT64_MAX - 7},
-    };
-    for (size_t i = 0; i < sizeof scalable_broken / sizeof scalable_broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = scalable_broken[i].name;
-        if (strcmp(f->name, "scalable_stage_1_n_4") == 0) {
-            poke(f, stage_1 + 24, 4, 8);
-        } else if (strcmp(f->name, "scalable_stage_p_other") == 0) {
-            f->bytes[64 + 32] ^= 1;
-        } else if (scalable_broken[i].width > 0) {
-            poke(f, scalable_broken[i].offset, scalable_broken[i].value, scalable_broken[i].width);
-        } else if (scalable_broken[i].value == 1) {
-            f->bytes[f->size++] = 0;
-        } else {
-            f->size -= 8;
-        }
-    }
-    /* Two stages, the first of 184 bytes, cut 10 bytes into the second. */
-    make_scalable(&filters[count], "scalable_stage_starts_near_end", BLOOM_LAYOUT_STANDARD, 100,
-                  0.01, 2, 0.8, 120);
-    filters[count].size = FILTER_HEADER_BYTES + 64 + (size_t)le_m_at(&filters[count], 64) / 8 + 10;
-    count++;
-
-    /* Count-min sketches: empty, with counts, conservative, the total at its largest and one
-    ** below, 64 rows, one counter, counters above the total (crafted), a newer writer's
-    ** reserved bytes. */
-    make_countmin(&filters[count++], "countmin_empty", 0.1, 0.1, COUNTMIN_PLAIN, 0);
-    make_countmin(&filters[count++], "countmin_100_keys", 0.1, 0.1, COUNTMIN_PLAIN, 100);
-    make_countmin(&filters[count++], "countmin_conservative_100_keys", 0.1, 0.1,
-                  COUNTMIN_CONSERVATIVE, 100);
-    make_countmin(&filters[count], "countmin_total_max", 0.2, 0.05, COUNTMIN_PLAIN, 0);
-    sketch_add_count(&filters[count++], 7, COUNTMIN_TOTAL_MAX);
-    make_countmin(&filters[count], "countmin_total_max_less_1", 0.2, 0.05, COUNTMIN_CONSERVATIVE,
-                  3);
-    sketch_add_count(&filters[count++], 7, COUNTMIN_TOTAL_MAX - 7);
-    make_countmin(&filters[count++], "countmin_depth_64", 0.5, 1.7e-28, COUNTMIN_PLAIN, 10);
-    make_countmin(&filters[count], "countmin_one_counter", 0.99, 0.5, COUNTMIN_PLAIN, 3);
-    poke(&filters[count], 8, 1, 8); /* width 3 cut to 1 (epsilon is not checked against it) */
-    filters[count++].size = FILTER_HEADER_BYTES + 8;
-    make_countmin(&filters[count], "countmin_counters_above_total", 0.5, 0.3, COUNTMIN_PLAIN, 0);
-    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
-           filters[count].size - FILTER_HEADER_BYTES);
-    count++;
-    make_countmin(&filters[count], "countmin_newer_writer_reserved", 0.1, 0.1, COUNTMIN_PLAIN, 5);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
-    filters[count].bytes[21] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_countmin(&filters[count], "countmin_min_reader_1", 0.1, 0.1, COUNTMIN_PLAIN, 5);
-    filters[count++].bytes[5] = 1;
-
-    /* The count-min kind's own rules, in the order of its validation. */
-    make_countmin(&base, "base", 0.5, 0.2, COUNTMIN_PLAIN, 5); /* width 6, depth 2 */
-    static const struct {
-        const char *name;
-        size_t offset;
-        int width; /* 0: the length plus value (modulo 2^64) */
-        uint64_t value;
-    } countmin_broken[] = {
-        {"countmin_depth_0", 16, 4, 0},
-        {"countmin_depth_65", 16, 4, 65},
-        {"countmin_depth_huge", 16, 4, 0xFFFFFFFF},
-        {"countmin_depth_3", 16, 4, 3}, /* 3 rows of 6 do not fill it */
-        {"countmin_width_0", 8, 8, 0},
-        {"countmin_width_7", 8, 8, 7},
-        {"countmin_width_2_61", 8, 8, UINT64_C(1) << 61}, /* width times depth wraps past 2^64 */
-        {"countmin_length_plus_8", 0, 0, 8},
-        {"countmin_length_minus_1", 0, 0, UINT64_MAX},
-        {"countmin_update_2", 20, 1, 2},
-        {"countmin_epsilon_0", 24, 8, 0},
-        {"countmin_epsilon_1", 24, 8, UINT64_C(0x3FF0000000000000)},
-        {"countmin_epsilon_nan", 24, 8, UINT64_C(0x7FF8000000000000)},
-        {"countmin_delta_0", 32, 8, 0},
-        {"countmin_delta_negative", 32, 8, UINT64_C(0xBFE0000000000000)},
-        {"countmin_total_2_63", 40, 8, UINT64_C(1) << 63},
-        {"countmin_reserved_21", 21, 1, 1},
-        {"countmin_reserved_23", 23, 1, 0x80},
-        {"countmin_reserved_48", 48, 1, 1},
-        {"countmin_newer_reader", 4, 2, 0x0303},
-    };
-    for (size_t i = 0; i < sizeof countmin_broken / sizeof countmin_broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = countmin_broken[i].name;
-        if (countmin_broken[i].width > 0) {
-            poke(f, countmin_broken[i].offset, countmin_broken[i].value, countmin_broken[i].width);
-        } else if (countmin_broken[i].value == 8) {
-            memset(f->bytes + f->size, 0, 8);
-            f->size += 8;
-        } else {
-            f->size--;
-        }
-    }
-    /* Parquet filters: empty (no type), with keys of each physical type (the first key's, INT64;
-    ** FLOAT and DOUBLE with the key 0, both zeros), n and p not known, every bit set, the count
-    ** of keys at its maximum, a zero rate of sign bit set, a newer writer's reserved bytes. */
-    make_parquet(&filters[count++], "parquet_empty", 100, 0.01, PARQUET_UNTYPED, 0, 0, 0);
-    make_parquet(&filters[count++], "parquet_100_keys", 100, 0.01, PARQUET_UNTYPED, 0, 0, 100);
-    make_parquet(&filters[count++], "parquet_int32", 50, 0.01, PARQUET_INT32, 0, 0, 50);
-    make_parquet(&filters[count++], "parquet_float", 50, 0.05, PARQUET_FLOAT, 0, 0, 50);
-    make_parquet(&filters[count++], "parquet_double", 50, 0.01, PARQUET_DOUBLE, 0, 0, 50);
-    make_parquet(&filters[count++], "parquet_byte_array", 50, 0.01, PARQUET_BYTE_ARRAY, 0, 0, 50);
-    make_parquet(&filters[count++], "parquet_fixed_len_12", 50, 0.01, PARQUET_FIXED_LEN_BYTE_ARRAY,
-                 12, 0, 30);
-    make_parquet(&filters[count++], "parquet_fixed_len_any", 20, 0.01, PARQUET_FIXED_LEN_BYTE_ARRAY,
-                 0, 0, 10);
-    make_parquet(&filters[count++], "parquet_int96", 20, 0.01, PARQUET_INT96, 0, 0, 10);
-    make_parquet(&filters[count++], "parquet_n_p_not_known", 0, 0, PARQUET_INT64, 0, 4, 20);
-    make_parquet(&filters[count++], "parquet_double_5_blocks", 0, 0, PARQUET_DOUBLE, 0, 5, 10);
-    make_parquet(&filters[count], "parquet_full", 1, 0.5, PARQUET_INT64, 0, 0, 0);
-    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0xFF,
-           filters[count].size - FILTER_HEADER_BYTES);
-    poke(&filters[count++], 24, 1000, 8);
-    make_parquet(&filters[count], "parquet_keys_max", 20, 0.01, PARQUET_INT64, 0, 0, 10);
-    poke(&filters[count++], 24, UINT64_MAX, 8);
-    make_parquet(&filters[count], "parquet_p_negative_zero", 0, 0, PARQUET_DOUBLE, 0, 2, 5);
-    poke(&filters[count++], 16, UINT64_C(0x8000000000000000), 8);
-    make_parquet(&filters[count], "parquet_newer_writer_reserved", 100, 0.01, PARQUET_INT64, 0, 0,
-                 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
-    filters[count].bytes[41] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_parquet(&filters[count], "parquet_min_reader_1", 100, 0.01, PARQUET_INT64, 0, 0, 50);
-    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
-    make_parquet(&filters[count], "parquet_type_fixed_len_16", 20, 0.01, PARQUET_UNTYPED, 0, 0, 0);
-    poke(&filters[count], 36, 16, 4);
-    poke(&filters[count++], 40, PARQUET_FIXED_LEN_BYTE_ARRAY, 1);
-
-    /* The Parquet kind's own rules, in the order of section 5 (the key hash of the kind first),
-    ** on a valid filter of one block. */
-    make_parquet(&base, "base", 20, 0.01, PARQUET_INT64, 0, 0, 10);
-    static const struct {
-        const char *name;
-        size_t offset;
-        int width; /* 0: the length plus value */
-        uint64_t value;
-    } parquet_broken[] = {
-        {"parquet_hash_1", 7, 1, 1},
-        {"parquet_hash_3", 7, 1, 3},
-        {"parquet_kind_1", 6, 1, BLOOM_LAYOUT_STANDARD}, /* kind 1 of hash 2 */
-        {"parquet_blocks_0", 32, 4, 0},
-        {"parquet_blocks_2", 32, 4, 2},
-        {"parquet_blocks_max_plus_1", 32, 4, PARQUET_BLOCKS_MAX + 1},
-        {"parquet_blocks_huge", 32, 4, 0xFFFFFFFF},
-        {"parquet_length_plus_1", 0, 0, 1},
-        {"parquet_length_plus_32", 0, 0, 32},
-        {"parquet_type_8", 40, 1, 8},
-        {"parquet_type_255", 40, 1, 255},
-        {"parquet_int64_type_length_4", 36, 4, 4},
-        {"parquet_untyped_type_length_4", 36, 4, 4}, /* and the type 0, below */
-        {"parquet_n_0", 8, 8, 0},
-        {"parquet_p_0", 16, 8, 0},
-        {"parquet_p_1", 16, 8, UINT64_C(0x3FF0000000000000)},
-        {"parquet_p_nan", 16, 8, UINT64_C(0x7FF8000000000000)},
-        {"parquet_n_p_0", 8, 16, 0}, /* valid: n and p not known */
-        {"parquet_reserved_41", 41, 1, 1},
-        {"parquet_reserved_47", 47, 1, 0x80},
-        {"parquet_reserved_48", 48, 1, 1},
-        {"parquet_reserved_63", 63, 1, 0xFF},
-        {"parquet_newer_reader", 4, 2, 0x0303},
-    };
-    for (size_t i = 0; i < sizeof parquet_broken / sizeof parquet_broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = parquet_broken[i].name;
-        if (parquet_broken[i].width == 16) {
-            poke(f, parquet_broken[i].offset, 0, 8);
-            poke(f, parquet_broken[i].offset + 8, 0, 8);
-        } else if (parquet_broken[i].width > 0) {
-            poke(f, parquet_broken[i].offset, parquet_broken[i].value, parquet_broken[i].width);
-        } else {
-            memset(f->bytes + f->size, 0, parquet_broken[i].value);
-            f->size += parquet_broken[i].value;
-        }
-        if (strcmp(f->name, "parquet_untyped_type_length_4") == 0) {
-            f->bytes[40] = PARQUET_UNTYPED;
-        }
-    }
-    /* Binary fuse filters: of no keys, of one, 100 and 1,000 keys (9 segments of 128 slots), of
-    ** fingerprints of 1 bit (p = 0.5) and 32 bits (p = 2^-32), over its capacity, of 1-slot
-    ** segments (crafted: s = 0, S = 1, 3 slots), the count of keys at the slots, the seed at
-    ** 2^64 - 1, bits after the last slot set, a newer writer's reserved bytes. */
-    make_fuse(&filters[count++], "fuse_empty", 100, 0.01, 0, 0);
-    make_fuse(&filters[count++], "fuse_one_key", 1, 0.01, 7, 1);
-    make_fuse(&filters[count++], "fuse_100_keys", 100, 0.01, 0, 100);
-    make_fuse(&filters[count++], "fuse_1000_keys", 1000, 0.004, 0, 1000);
-    make_fuse(&filters[count++], "fuse_f_1", 50, 0.5, 0, 50);
-    make_fuse(&filters[count++], "fuse_f_32", 20, 1.0 / 4294967296.0, 0, 20);
-    make_fuse(&filters[count++], "fuse_over_capacity", 10, 0.01, 0, 60);
-    make_fuse(&filters[count], "fuse_one_slot_segments", 3, 0.01, 0, 0);
-    poke(&filters[count], 10, 0, 1);
-    poke(&filters[count], 12, 1, 4);
-    poke(&filters[count], 40, 3, 8);
-    filters[count].size = FILTER_HEADER_BYTES + 3;
-    memset(filters[count].bytes + FILTER_HEADER_BYTES, 0x5C, 3);
-    count++;
-    make_fuse(&filters[count], "fuse_keys_at_slots", 10, 0.01, 0, 10);
-    {
-        filter_view view = open_filter(&filters[count]);
-        fuse_header h = fuse_header_of(&view);
-        poke(&filters[count++], 40, fuse_slots(&h), 8);
-    }
-    make_fuse(&filters[count], "fuse_seed_max", 10, 0.01, 0, 10);
-    poke(&filters[count++], 16, UINT64_MAX, 8);
-    make_fuse(&filters[count], "fuse_bits_after_slots", 2, 0.2, 0, 2);
-    filters[count].bytes[filters[count].size - 1] |= 0x80; /* 12 slots of 3 bits in 5 bytes */
-    count++;
-    make_fuse(&filters[count], "fuse_newer_writer_reserved", 100, 0.01, 0, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
-    filters[count].bytes[11] = 0xAB;
-    filters[count++].bytes[63] = 0xCD;
-    make_fuse(&filters[count], "fuse_min_reader_1", 100, 0.01, 0, 50);
-    filters[count++].bytes[5] = 1; /* below the kind's version: refused (section 5) */
-
-    /* The fuse kind's own rules, in the order of section 5, on a small valid one. */
-    make_fuse(&base, "base", 10, 0.01, 0, 10);
-    static const struct {
-        const char *name;
-        size_t offset;
-        int width; /* 0: the length plus value (modulo 2^64) */
-        uint64_t value;
-    } fuse_broken[] = {
-        {"fuse_f_0", 8, 1, 0},
-        {"fuse_f_33", 8, 1, 33},
-        {"fuse_arity_4", 9, 1, 4},
-        {"fuse_arity_0", 9, 1, 0},
-        {"fuse_segment_bits_19", 10, 1, 19},
-        {"fuse_segment_bits_255", 10, 1, 255},
-        {"fuse_segments_0", 12, 4, 0},
-        {"fuse_segments_max", 12, 4, 0xFFFFFFFF},
-        {"fuse_slots_2_32", 10, 6, UINT64_C(0xFFFFFFFE) << 16},         /* s = 0: A = 2^32 */
-        {"fuse_slots_2_32_minus_1", 10, 6, UINT64_C(0xFFFFFFFD) << 16}, /* the length, not S */
-        {"fuse_length_plus_1", 0, 0, 1},
-        {"fuse_length_minus_1", 0, 0, UINT64_MAX},
-        {"fuse_n_0", 24, 8, 0},
-        {"fuse_p_0", 32, 8, 0},
-        {"fuse_p_1", 32, 8, UINT64_C(0x3FF0000000000000)},
-        {"fuse_p_nan", 32, 8, UINT64_C(0x7FF8000000000000)},
-        {"fuse_keys_over_slots", 40, 8, 0}, /* A + 1, below */
-        {"fuse_reserved_11", 11, 1, 1},
-        {"fuse_reserved_48", 48, 1, 1},
-        {"fuse_reserved_63", 63, 1, 0xFF},
-        {"fuse_newer_reader", 4, 2, 0x0303},
-        {"fuse_hash_2", 7, 1, 2},
-    };
-    for (size_t i = 0; i < sizeof fuse_broken / sizeof fuse_broken[0]; i++) {
-        filter *f = &filters[count++];
-        *f = base;
-        f->name = fuse_broken[i].name;
-        if (strcmp(f->name, "fuse_keys_over_slots") == 0) {
-            filter_view view = open_filter(&base);
-            fuse_header h = fuse_header_of(&view);
-            poke(f, 40, fuse_slots(&h) + 1, 8);
-        } else if (fuse_broken[i].width > 0) {
-            poke(f, fuse_broken[i].offset, fuse_broken[i].value, fuse_broken[i].width);
-        } else if (fuse_broken[i].value == 1) {
-            f->bytes[f->size++] = 0;
-        } else {
-            f->size--;
-        }
-    }
-    filters[count] = filters[1]; /* standard_100_keys's bytes as kind 8 of format version 2 */
-    filters[count].name = "kind_8_bloom_header";
-    poke(&filters[count++], 4, 0x080202, 3);
-
-    filters[count] = filters[1]; /* standard_100_keys's bytes as kind 7, hash 2 */
-    filters[count].name = "kind_7_bloom_header";
-    poke(&filters[count], 6, 0x0207, 2);
-    count++;
-
-    if (count > MAX_FILTERS) {
-        fuzz_fail("%zu filters, room for %d", count, MAX_FILTERS);
-    }
-    return count;
-}
-
 /* Appends a row of the table rows of fuzz_sql: the INTEGER key, n, p and the layout. */
 static void put_row(seed *s, int64_t key, int64_t n, double p, const char *layout) {
     put_integer(s, FUZZ_INTEGER, key);
@@ -1596,7 +667,8 @@ static unsigned live_configuration(unsigned page, unsigned encoding, unsigned li
 }
 
 /* Appends a live table's parameters: the kind choice (with flags), n and p's index; for a sketch
-** (LIVE_COUNTMIN), rate holds the indexes of epsilon and delta and update's (2 bits each). */
+** (a kind built by cms_build), rate holds the indexes of epsilon and delta and update's (2 bits
+** each). */
 static void put_live_parameters(seed *s, unsigned choice, unsigned n, unsigned rate) {
     put_u8(s, choice);
     put_u16(s, n - 1);
@@ -1652,35 +724,46 @@ static void put_live_kind_ops(seed *s) {
 ** filters of fuzz_core, valid or not); full cuckoo filters, sketches and a scalable filter at
 ** the length limit; DROP, CREATE (with refused arguments) and RENAME; names; encodings. */
 static void write_live_corpus(const char *dir, const filter *filters, size_t count) {
-    static const struct {
+    /* Each kind a live table takes: n 1000 at 1 % (a scalable filter 10, so that it grows; a sketch
+    ** epsilon 0.03 and delta 0.01), then the kind left out, and bare and reordered arguments. */
+    const struct {
         const char *name;
         unsigned choice, n, rate;
-    } kinds[] = {
-        {"standard", LIVE_STANDARD, 1000, P_0_01},
-        {"blocked", LIVE_BLOCKED, 1000, P_0_01},
-        {"counting", LIVE_COUNTING, 1000, P_0_01},
-        {"cuckoo", LIVE_CUCKOO, 1000, P_0_01},
-        {"scalable", LIVE_SCALABLE, 10, P_0_01},
-        {"countmin", LIVE_COUNTMIN, 1, 2 | 2 << 2 | 0 << 4},
-        {"default_kind", LIVE_DEFAULT_KIND, 500, P_0_1},
-        {"countmin_conservative_bare_kind", LIVE_COUNTMIN | LIVE_BARE_KIND, 1, 1 | 1 << 2 | 2 << 4},
-        {"cuckoo_bare_kind_reordered", LIVE_CUCKOO | LIVE_BARE_KIND | LIVE_REORDERED, 300, P_0_001},
+    } others[] = {
+        {"default_kind", live_default_kind(), 500, P_0_1},
+        {"countmin_conservative_bare_kind", live_choice("countmin") | LIVE_BARE_KIND, 1,
+         1 | 1 << 2 | 2 << 4},
+        {"cuckoo_bare_kind_reordered", live_choice("cuckoo") | LIVE_BARE_KIND | LIVE_REORDERED, 300,
+         P_0_001},
     };
     char name[128];
     seed s;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    const filter_kind *kind;
+    for (unsigned i = 0; (kind = live_kind_at(i)) != NULL; i++) {
+        int sketch = test_kind_of(kind)->builder == BUILT_BY_CMS_BUILD;
         s.size = 0;
         put_u8(&s, live_configuration(0, 0, 0, 0));
-        put_live_parameters(&s, kinds[i].choice, kinds[i].n, kinds[i].rate);
+        put_live_parameters(&s, i,
+                            sketch                    ? 1
+                            : kind->grow_size != NULL ? 10
+                                                      : 1000,
+                            sketch ? 2 | 2 << 2 | 0 << 4 : P_0_01);
         put_live_kind_ops(&s);
-        snprintf(name, sizeof name, "%s", kinds[i].name);
+        write_file(dir, "fuzz_live", kind->name, s.bytes, s.size);
+    }
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        s.size = 0;
+        put_u8(&s, live_configuration(0, 0, 0, 0));
+        put_live_parameters(&s, others[i].choice, others[i].n, others[i].rate);
+        put_live_kind_ops(&s);
+        snprintf(name, sizeof name, "%s", others[i].name);
         write_file(dir, "fuzz_live", name, s.bytes, s.size);
     }
 
     /* A counting filter of some 130 chunks of 448 bytes, 1,280 keys added in one statement. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, LIVE_LAZY));
-    put_live_parameters(&s, LIVE_COUNTING, 2500, P_1E_5);
+    put_live_parameters(&s, live_choice("counting"), 2500, P_1E_5);
     put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 0, 192 + 39);
     put_live_op(&s, LIVE_REMOVE_EVERYWHERE, 1, KEY_1);
     put_live_op(&s, LIVE_SNAPSHOT, 0);
@@ -1692,7 +775,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** commit. */
     s.size = 0;
     put_u8(&s, live_configuration(1, 0, 0, 0));
-    put_live_parameters(&s, LIVE_BLOCKED, 2000, P_0_01);
+    put_live_parameters(&s, live_choice("blocked"), 2000, P_0_01);
     put_live_op(&s, LIVE_BEGIN, 0);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
     put_live_op(&s, LIVE_SAVEPOINT, 1, 0);
@@ -1722,7 +805,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     /* The second connection writes; the first's cache must see it. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, 0));
-    put_live_parameters(&s, LIVE_COUNTING, 800, P_0_01);
+    put_live_parameters(&s, live_choice("counting"), 800, P_0_01);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
     put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_K, KEY_1);
     put_live_op(&s, LIVE_ADD | LIVE_SECOND, 2, NAME_A, KEY_K);
@@ -1739,7 +822,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** counting 2^64 - 1; keys added and removed, snapshots on both connections. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, 0));
-    put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+    put_live_parameters(&s, live_no_arguments(), 1, 0);
     const filter *full_count = find_filter(filters, count, "cuckoo_keys_max");
     filter no_count = *find_filter(filters, count, "counting_100_keys");
     const filter *most_count = find_filter(filters, count, "counting_keys_max");
@@ -1762,17 +845,17 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** (an error, ignored, replaced), a copy, a byte changed, cut short and a byte longer. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, 0));
-    put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+    put_live_parameters(&s, live_no_arguments(), 1, 0);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
-    put_live_load_built(&s, LIVE_ABORT, NAME_A, LIVE_STANDARD, 100, P_0_01, 30);
-    put_live_load_built(&s, LIVE_ABORT, NAME_B, LIVE_BLOCKED, 100, P_0_01, 30);
-    put_live_load_built(&s, LIVE_ABORT, NAME_7, LIVE_COUNTING, 100, P_0_01, 30);
-    put_live_load_built(&s, LIVE_ABORT, NAME_2_5, LIVE_CUCKOO, 100, P_0_01, 30);
-    put_live_load_built(&s, LIVE_ABORT, NAME_EMPTY, LIVE_SCALABLE, 10, P_0_01, 30);
-    put_live_load_built(&s, LIVE_ABORT, NAME_NULL, LIVE_COUNTMIN, 1, 1 | 1 << 2, 30);
-    put_live_load_built(&s, LIVE_ABORT, NAME_A, LIVE_STANDARD, 100, P_0_01, 5);
-    put_live_load_built(&s, LIVE_IGNORE, NAME_A, LIVE_STANDARD, 100, P_0_01, 5);
-    put_live_load_built(&s, LIVE_REPLACE, NAME_A, LIVE_COUNTING, 100, P_0_1, 5);
+    put_live_load_built(&s, LIVE_ABORT, NAME_A, live_choice("standard"), 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_B, live_choice("blocked"), 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_7, live_choice("counting"), 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_2_5, live_choice("cuckoo"), 100, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_EMPTY, live_choice("scalable"), 10, P_0_01, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_NULL, live_choice("countmin"), 1, 1 | 1 << 2, 30);
+    put_live_load_built(&s, LIVE_ABORT, NAME_A, live_choice("standard"), 100, P_0_01, 5);
+    put_live_load_built(&s, LIVE_IGNORE, NAME_A, live_choice("standard"), 100, P_0_01, 5);
+    put_live_load_built(&s, LIVE_REPLACE, NAME_A, live_choice("counting"), 100, P_0_1, 5);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
     put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_3);
     put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_EMPTY, 1, 63);
@@ -1810,7 +893,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
         const filter *f = find_filter(filters, count, loaded[i]);
         s.size = 0;
         put_u8(&s, live_configuration(i % 3, 0, 0, 0));
-        put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+        put_live_parameters(&s, live_no_arguments(), 1, 0);
         put_live_load_blob(&s, LIVE_ABORT, NAME_NULL, f->bytes, f->size);
         put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_K);
         put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_3);
@@ -1825,7 +908,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** added until it has none, removed. */
     s.size = 0;
     put_u8(&s, live_configuration(2, 0, 0, 0));
-    put_live_parameters(&s, LIVE_CUCKOO, 1, P_0_01);
+    put_live_parameters(&s, live_choice("cuckoo"), 1, P_0_01);
     put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 0, 19);
     for (int i = 0; i < 9; i++) {
         put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_1);
@@ -1839,7 +922,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** it (SQLITE_TOOBIG). */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 3, LIVE_LAZY));
-    put_live_parameters(&s, LIVE_SCALABLE, 1, P_0_01);
+    put_live_parameters(&s, live_choice("scalable"), 1, P_0_01);
     put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 0, 63);
     put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_NULL, 1, 192 + 7);
     put_live_op(&s, LIVE_SNAPSHOT, 0);
@@ -1851,7 +934,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** total (no room); a count on a filter refused. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, 0));
-    put_live_parameters(&s, LIVE_COUNTMIN, 1, 1 | 2 << 2 | 2 << 4);
+    put_live_parameters(&s, live_choice("countmin"), 1, 1 | 2 << 2 | 2 << 4);
     put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_3);
     put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_0);
     put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_NULL, KEY_K, COUNT_MINUS_1);
@@ -1862,27 +945,27 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
     put_live_op(&s, LIVE_PROBE, 3, NAME_NULL, KEY_K, KEY_1);
     put_live_op(&s, LIVE_REMOVE_EVERYWHERE, 1, KEY_K);
-    put_live_load_built(&s, LIVE_ABORT, NAME_B, LIVE_BLOCKED, 100, P_0_01, 3);
+    put_live_load_built(&s, LIVE_ABORT, NAME_B, live_choice("blocked"), 100, P_0_01, 3);
     put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_B, KEY_K, COUNT_3);
     write_file(dir, "fuzz_live", "countmin_counts", s.bytes, s.size);
 
     /* DROP TABLE, CREATE of other kinds, arguments CREATE refuses, ALTER TABLE RENAME. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, 0));
-    put_live_parameters(&s, LIVE_STANDARD | LIVE_MISPLACED, 100, P_0_01);
+    put_live_parameters(&s, live_choice("standard") | LIVE_MISPLACED, 100, P_0_01);
     put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_1);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_BLOCKED, 100, P_1_5);
+    put_live_parameters(&s, live_choice("blocked"), 100, P_1_5);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_BLOCKED, 100, P_TEXT);
+    put_live_parameters(&s, live_choice("blocked"), 100, P_TEXT);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_COUNTMIN | LIVE_MISPLACED, 1, 0);
+    put_live_parameters(&s, live_choice("countmin") | LIVE_MISPLACED, 1, 0);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_COUNTMIN, 1, 3 << 4);
+    put_live_parameters(&s, live_choice("countmin"), 1, 3 << 4);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_COUNTING, 300, P_0_01);
+    put_live_parameters(&s, live_choice("counting"), 300, P_0_01);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_STANDARD, 300, P_0_01);
+    put_live_parameters(&s, live_choice("standard"), 300, P_0_01);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
     put_live_op(&s, LIVE_RENAME, 0);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_1);
@@ -1890,13 +973,13 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     put_live_op(&s, LIVE_DROP_TABLE, 0);
     put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_K, KEY_1);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_COUNTMIN, 1, 0);
+    put_live_parameters(&s, live_choice("countmin"), 1, 0);
     put_live_op(&s, LIVE_ADD_COUNT, 3, NAME_A, KEY_K, COUNT_3);
     put_live_op(&s, LIVE_RENAME, 0);
     put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
     put_live_op(&s, LIVE_DROP_TABLE, 0);
     put_live_op(&s, LIVE_CREATE, 0);
-    put_live_parameters(&s, LIVE_NO_ARGUMENTS, 1, 0);
+    put_live_parameters(&s, live_no_arguments(), 1, 0);
     put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
     put_live_op(&s, LIVE_ENSURE, 1, NAME_A);
     write_file(dir, "fuzz_live", "create_drop_rename", s.bytes, s.size);
@@ -1905,7 +988,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     ** then all. */
     s.size = 0;
     put_u8(&s, live_configuration(0, 0, 0, 0));
-    put_live_parameters(&s, LIVE_BLOCKED, 100, P_0_01);
+    put_live_parameters(&s, live_choice("blocked"), 100, P_0_01);
     for (unsigned n = NAME_NULL; n <= NAME_BLOB; n++) {
         put_live_op(&s, LIVE_ENSURE, 1, n);
     }
@@ -1925,7 +1008,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
         s.size = 0;
         put_u8(&s, live_configuration(encoding == 1 ? 2 : 0, encoding, encoding == 1 ? 1 : 3,
                                       LIVE_LAZY | (encoding == 2 ? LIVE_RESERVE : 0)));
-        put_live_parameters(&s, LIVE_COUNTING, 400, P_0_01);
+        put_live_parameters(&s, live_choice("counting"), 400, P_0_01);
         put_live_op(&s, LIVE_ADD, 1, NAME_A);
         put_u8(&s, LIVE_NEW_KEY | KEY_2);
         put_text(&s, "caf\xc3\xa9");
@@ -1944,7 +1027,7 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     /* Pages of 65,536 bytes: every filter one chunk. */
     s.size = 0;
     put_u8(&s, live_configuration(3, 0, 0, 0));
-    put_live_parameters(&s, LIVE_STANDARD, 2500, P_1E_5);
+    put_live_parameters(&s, live_choice("standard"), 2500, P_1E_5);
     put_live_kind_ops(&s);
     write_file(dir, "fuzz_live", "page_65536", s.bytes, s.size);
 }
@@ -2134,7 +1217,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s DIR\n", argv[0]);
         return 2;
     }
-    size_t count = make_filters(filters);
+    size_t count = 0;
+#define GEN_SEEDS_CALL(id, name) count += name##_seed_filters(filters + count);
+    FILTER_KINDS(GEN_SEEDS_CALL)
+    if (count > MAX_FILTERS) {
+        fuzz_fail("%zu filters, room for %d", count, MAX_FILTERS);
+    }
     for (size_t i = 0; i < count; i++) {
         write_file(argv[1], "fuzz_core", filters[i].name, filters[i].bytes, filters[i].size);
     }

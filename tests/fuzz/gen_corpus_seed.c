@@ -3,6 +3,8 @@
 */
 #include "gen_corpus.h"
 
+#include "filter_kinds.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -87,4 +89,68 @@ void write_file(const char *dir, const char *target, const char *name, const voi
     if (f == NULL || fwrite(bytes, 1, length, f) != length || fclose(f) != 0) {
         fuzz_fail("cannot write %s", path);
     }
+}
+
+/* Makes f a filter of kind (a Bloom layout, or COUNTING_KIND) for n keys at rate p, with the
+** INTEGER keys 0 .. keys - 1. */
+void make_filter(filter *f, const char *name, int kind, uint64_t n, double p, uint64_t keys) {
+    bloom_header h;
+    double bytes_needed;
+    int layout = kind == COUNTING_KIND ? BLOOM_LAYOUT_STANDARD : kind;
+    if (bloom_size(n, p, layout, &h, &bytes_needed) != FILTER_OK ||
+        (kind == COUNTING_KIND ? counting_blob_bytes(h.m) : bloom_blob_bytes(h.m)) >
+            sizeof f->bytes) {
+        fuzz_fail("cannot size %s", name);
+    }
+    f->name = name;
+    if (kind == COUNTING_KIND) {
+        f->size = counting_blob_bytes(h.m);
+        memset(f->bytes, 0, f->size);
+        h.layout = COUNTING_KIND;
+        counting_write_header(f->bytes, &h);
+        for (uint64_t key = 0; key < keys; key++) {
+            filter_add(&counting_kind, f->bytes, key_hash_integer((int64_t)key));
+        }
+        return;
+    }
+    f->size = bloom_blob_bytes(h.m);
+    memset(f->bytes, 0, f->size);
+    h.keys = keys;
+    bloom_write_header(f->bytes, &h);
+    for (uint64_t key = 0; key < keys; key++) {
+        bloom_set(f->bytes + FILTER_HEADER_BYTES, &h, key_hash_integer((int64_t)key));
+    }
+}
+
+/* Writes v little-endian into width bytes at f's offset. */
+void poke(filter *f, size_t offset, uint64_t v, int width) {
+    for (int i = 0; i < width; i++) {
+        f->bytes[offset + i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+/* The m of f's header. */
+uint64_t le_m(const filter *f) {
+    uint64_t m = 0;
+    for (int i = 0; i < 8; i++) {
+        m |= (uint64_t)f->bytes[16 + i] << (8 * i);
+    }
+    return m;
+}
+
+/* Writes the double v into f's p field. */
+void poke_p(filter *f, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    poke(f, 32, bits, 8);
+}
+
+/* The view of the valid filter f; aborts if it is refused. */
+filter_view open_filter(const filter *f) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (filter_open(f->bytes, f->size, &view, why) != FILTER_OK) {
+        fuzz_fail("%s: %s", f->name, why);
+    }
+    return view;
 }
