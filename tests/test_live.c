@@ -92,37 +92,9 @@ static sqlite3 *open_db(const char *path) {
     return db;
 }
 
-/* Runs sql with ?1 bound to text (when not NULL) and the next parameter, if there is one, to
-** number, and returns, in a buffer that the next call reuses, column 0 of its first row
-** ("NULL", "blob(N)" or the text), "" for no row, or "error RC: MESSAGE" (RC the primary
-** result code). Steps to the end. */
-static const char *run_with(sqlite3 *db, const char *sql, const char *text, long long number) {
-    static char out[1024];
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-    out[0] = '\0';
-    if (rc == SQLITE_OK && text != NULL) {
-        rc = sqlite3_bind_text(stmt, 1, text, -1, SQLITE_TRANSIENT);
-    }
-    int number_at = text != NULL ? 2 : 1;
-    if (rc == SQLITE_OK && sqlite3_bind_parameter_count(stmt) >= number_at) {
-        rc = sqlite3_bind_int64(stmt, number_at, number);
-    }
-    rc = step_to_end(stmt, rc, out, sizeof out);
-    if (rc != SQLITE_OK) {
-        snprintf(out, sizeof out, "error %d: %s", rc & 0xff, sqlite3_errmsg(db));
-    }
-    sqlite3_finalize(stmt);
-    return out;
-}
-
-static const char *run(sqlite3 *db, const char *sql) {
-    return run_with(db, sql, NULL, 0);
-}
-
-/* run_with's answer as a number (-1 when it is not one, printing it). */
+/* db_run_with's answer as a number (-1 when it is not one, printing it). */
 static long long run_number(sqlite3 *db, const char *sql, const char *text, long long number) {
-    const char *out = run_with(db, sql, text, number);
+    const char *out = db_run_with(db, sql, text, number);
     char *end = NULL;
     long long value = strtoll(out, &end, 10);
     if (out[0] == '\0' || *end != '\0') {
@@ -130,16 +102,6 @@ static long long run_number(sqlite3 *db, const char *sql, const char *text, long
         return -1;
     }
     return value;
-}
-
-/* Runs sql, formatted as printf does, which must succeed. */
-static void execf(sqlite3 *db, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    char *sql = sqlite3_vmprintf(format, args);
-    va_end(args);
-    exec(db, sql);
-    sqlite3_free(sql);
 }
 
 /* Bytes copied into the C heap. */
@@ -291,13 +253,13 @@ static void add_key(sqlite3 *db, const char *table, const char *name, const char
     char *sql = name == NULL
                     ? sqlite3_mprintf("INSERT INTO \"%w\"(key) VALUES (?1)", table)
                     : sqlite3_mprintf("INSERT INTO \"%w\"(name, key) VALUES (%Q, ?1)", table, name);
-    CHECK_STR(run_with(db, sql, key, 0), "");
+    CHECK_STR(db_run_with(db, sql, key, 0), "");
     sqlite3_free(sql);
 }
 
 /* PRAGMA integrity_check must say ok. */
 static void check_integrity(sqlite3 *db, const char *what) {
-    const char *answer = run(db, "PRAGMA integrity_check");
+    const char *answer = db_run(db, "PRAGMA integrity_check");
     if (!CHECK(strcmp(answer, "ok") == 0)) {
         fprintf(stderr, "    %s: integrity_check: %s\n", what, answer);
     }
@@ -311,14 +273,14 @@ static void test_second_connection(const char *mode) {
     int wal = strcmp(mode, "wal") == 0;
     remove_database(path);
     sqlite3 *a = open_db(path);
-    CHECK_STR(run(a, pragma), mode);
+    CHECK_STR(db_run(a, pragma), mode);
     exec(a, "CREATE VIRTUAL TABLE seen USING bloom(kind = 'blocked', n = 100000, p = 0.01);"
             "CREATE VIRTUAL TABLE parts USING bloom(kind = 'counting', n = 1000, p = 0.01);"
             "CREATE VIRTUAL TABLE tiny USING bloom(kind = 'standard', n = 500, p = 0.01);"
             "INSERT INTO seen(key) WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n"
             " WHERE i + 1 < 500) SELECT 'k' || i FROM n;");
     sqlite3 *b = open_db(path);
-    CHECK_STR(run(b, "PRAGMA journal_mode"), mode);
+    CHECK_STR(db_run(b, "PRAGMA journal_mode"), mode);
     CHECK_U64(present_count(b, "seen", 500), 500); /* B's cache holds chunks now */
     key_text keys[30];
     pick_absent(a, b, "seen", "new", keys, 30);
@@ -365,24 +327,24 @@ static void test_second_connection(const char *mode) {
     CHECK(state_is(b, "seen", &after));
 
     /* A named filter made, a key removed, the filter dropped: each seen by B once committed. */
-    CHECK_STR(run(b, "SELECT count(*) FROM parts"), "0");
+    CHECK_STR(db_run(b, "SELECT count(*) FROM parts"), "0");
     exec(a, "BEGIN");
     add_key(a, "parts", "p", keys[21].text);
-    CHECK_STR(run(b, "SELECT count(*) FROM parts"), "0");
-    CHECK_STR(run_with(b, "SELECT count(*) FROM parts WHERE key = ?1", keys[21].text, 0), "0");
+    CHECK_STR(db_run(b, "SELECT count(*) FROM parts"), "0");
+    CHECK_STR(db_run_with(b, "SELECT count(*) FROM parts WHERE key = ?1", keys[21].text, 0), "0");
     exec(a, "COMMIT");
-    CHECK_STR(run_with(b, "SELECT name FROM parts WHERE key = ?1", keys[21].text, 0), "p");
+    CHECK_STR(db_run_with(b, "SELECT name FROM parts WHERE key = ?1", keys[21].text, 0), "p");
     exec(a, "BEGIN");
-    CHECK_STR(run_with(a, "DELETE FROM parts WHERE name = 'p' AND key = ?1", keys[21].text, 0), "");
-    CHECK_STR(run_with(b, "SELECT name FROM parts WHERE key = ?1", keys[21].text, 0), "p");
+    CHECK_STR(db_run_with(a, "DELETE FROM parts WHERE name = 'p' AND key = ?1", keys[21].text, 0), "");
+    CHECK_STR(db_run_with(b, "SELECT name FROM parts WHERE key = ?1", keys[21].text, 0), "p");
     exec(a, "COMMIT");
     /* The filter held that key alone: empty now, it holds nothing. */
-    CHECK_STR(run_with(b, "SELECT count(*) FROM parts WHERE key = ?1", keys[21].text, 0), "0");
-    CHECK_STR(run(b, "SELECT count(*) || '|' || sum(json_extract(bloom_info(filter), "
+    CHECK_STR(db_run_with(b, "SELECT count(*) FROM parts WHERE key = ?1", keys[21].text, 0), "0");
+    CHECK_STR(db_run(b, "SELECT count(*) || '|' || sum(json_extract(bloom_info(filter), "
                      "'$.keys_added')) FROM parts"),
               "1|0");
     exec(a, "DELETE FROM parts WHERE name = 'p'");
-    CHECK_STR(run(b, "SELECT count(*) FROM parts"), "0");
+    CHECK_STR(db_run(b, "SELECT count(*) FROM parts"), "0");
 
     /* Both connections add to the same chunk (tiny's filter is one chunk) in turn: each add
     ** starts from the other's commit, so that no key is lost. */
@@ -411,7 +373,7 @@ static void test_second_connection(const char *mode) {
     CHECK_U64(keys_added(b, "tiny"), 16);
     exec(a, "CREATE TEMP TABLE turn_keys(i INTEGER PRIMARY KEY, k)");
     for (int i = 0; i < 16; i++) {
-        CHECK_STR(run_with(a, "INSERT INTO turn_keys VALUES (?2, ?1)", turns[i].text, i), "");
+        CHECK_STR(db_run_with(a, "INSERT INTO turn_keys VALUES (?2, ?1)", turns[i].text, i), "");
     }
     CHECK(snapshot_is_built(a, "tiny",
                             "SELECT bloom_build(k, 500, 0.01) FROM (SELECT k FROM turn_keys "
@@ -604,7 +566,7 @@ static void test_crash_run(const crash_config *c, int target, int delay_us) {
     char *what = sqlite3_mprintf("%s, killed %d us after %d commits", c->name, delay_us, target);
     remove_database(path);
     sqlite3 *db = open_db(path);
-    execf(db, "PRAGMA journal_mode = %s", c->journal_mode);
+    db_execf(db, "PRAGMA journal_mode = %s", c->journal_mode);
     exec(db, crash_schema);
     sqlite3_close(db);
 
@@ -715,7 +677,7 @@ static char *copy_answers(sqlite3 *db) {
             "group_concat(DISTINCT coalesce(t.name, '-')) FROM n JOIN \"%w\" AS t ON t.key = 'k' "
             "|| i",
             copy_tables[i]);
-        char *next = sqlite3_mprintf("%s%s: %s\n", all, copy_tables[i], run(db, sql));
+        char *next = sqlite3_mprintf("%s%s: %s\n", all, copy_tables[i], db_run(db, sql));
         sqlite3_free(sql);
         sqlite3_free(all);
         all = next;
@@ -895,10 +857,10 @@ static void test_dump(const char *source, const bytes *state, const char *answer
     err = NULL;
     /* The connection that restored does not know the virtual tables (the rows were written to
     ** sqlite_schema behind its back) until its schema is read again. */
-    CHECK_STR(run(db, "SELECT count(*) FROM seen WHERE key = 'k1'"),
+    CHECK_STR(db_run(db, "SELECT count(*) FROM seen WHERE key = 'k1'"),
               "error 1: no such table: seen");
     exec(db, "PRAGMA writable_schema = RESET");
-    CHECK_STR(run(db, "SELECT count(*) FROM seen WHERE key = 'k1'"), "1");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM seen WHERE key = 'k1'"), "1");
     sqlite3_close(db);
     CHECK(copy_is(path, state, answers));
     remove_database(path);
@@ -911,7 +873,7 @@ static void test_dump(const char *source, const bytes *state, const char *answer
     CHECK_STR(err, "table sqlite_master may not be modified");
     sqlite3_free(err);
     exec(db, "ROLLBACK");
-    CHECK_STR(run(db, "SELECT count(*) FROM sqlite_schema"), "0");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM sqlite_schema"), "0");
     sqlite3_close(db);
     remove_database(path);
 
@@ -997,7 +959,7 @@ static void test_copies(void) {
 
 /* Whether SQLite has the dbstat virtual table. */
 static int has_dbstat(sqlite3 *db) {
-    return strncmp(run(db, "SELECT count(*) FROM dbstat"), "error", 5) != 0;
+    return strncmp(db_run(db, "SELECT count(*) FROM dbstat"), "error", 5) != 0;
 }
 
 static void test_pages_at(int page_size, int reserved, int *dbstat_seen) {
@@ -1013,7 +975,7 @@ static void test_pages_at(int page_size, int reserved, int *dbstat_seen) {
     char *what = sqlite3_mprintf("page size %d, %d reserved", page_size, reserved);
     remove_database(path);
     sqlite3 *db = open_db(path);
-    execf(db, "PRAGMA page_size = %d", page_size);
+    db_execf(db, "PRAGMA page_size = %d", page_size);
     exec(db, "PRAGMA synchronous = OFF");
 #ifdef SQLITE_FCNTL_RESERVE_BYTES
     if (reserved > 0) {
@@ -1048,7 +1010,7 @@ static void test_pages_at(int page_size, int reserved, int *dbstat_seen) {
         db, "seen", "SELECT bloom_build('k' || i, 1000000, 0.01, 'blocked') FROM numbers", 0));
     CHECK(snapshot_is_built(db, "std", "SELECT bloom_build('k' || i, 1000000, 0.01) FROM numbers",
                             0));
-    CHECK_STR(run(db, "SELECT count(*) FROM numbers WHERE i < 10000 AND i % 2 = 1 AND NOT EXISTS"
+    CHECK_STR(db_run(db, "SELECT count(*) FROM numbers WHERE i < 10000 AND i % 2 = 1 AND NOT EXISTS"
                       " (SELECT 1 FROM ck WHERE key = 'k' || i)"),
               "0");
     /* No chunk is longer than its table's chunk size, which leaves room in a page for the rest
@@ -1060,7 +1022,7 @@ static void test_pages_at(int page_size, int reserved, int *dbstat_seen) {
             "key = 'chunk_bytes') AND (SELECT value FROM \"%w_config\" WHERE key = "
             "'chunk_bytes') <= %d - %d - 49 FROM \"%w_chunks\"",
             tables[i], tables[i], page_size, reserved, tables[i]);
-        CHECK_STR(run(db, sql), "1");
+        CHECK_STR(db_run(db, sql), "1");
         sqlite3_free(sql);
     }
     if (has_dbstat(db)) {
@@ -1166,10 +1128,10 @@ static void test_last_insert_rowid(void) {
     exec(db, "ROLLBACK TO t; RELEASE t");
     exec(db, "COMMIT");
     CHECK_U64(last_rowid(db), 46); /* (ROLLBACK TO does not restore it, for any table) */
-    CHECK_STR(run(db, "SELECT group_concat(quote(name)) FROM grow WHERE key = 'd@x' AND (name IS "
+    CHECK_STR(db_run(db, "SELECT group_concat(quote(name)) FROM grow WHERE key = 'd@x' AND (name IS "
                       "NULL OR name = 'd@x')"),
               "NULL,'d@x'");
-    CHECK_STR(run(db, "SELECT json_extract(bloom_info(filter), '$.stage_count') FROM grow WHERE "
+    CHECK_STR(db_run(db, "SELECT json_extract(bloom_info(filter), '$.stage_count') FROM grow WHERE "
                       "name IS NULL"),
               "2");
 
@@ -1213,7 +1175,7 @@ static void test_last_insert_rowid(void) {
 
 /* Records key as added to the filter, in order, in the temp table added. */
 static void note_added(sqlite3 *db, const char *key) {
-    CHECK_STR(run_with(db, "INSERT INTO added(k) VALUES (?1)", key, 0), "");
+    CHECK_STR(db_run_with(db, "INSERT INTO added(k) VALUES (?1)", key, 0), "");
 }
 
 /* Adds keys[from..to) to table's unnamed filter, each probing 1 after. */
@@ -1236,7 +1198,7 @@ static int count_present(sqlite3 *db, const char *table, const key_text *keys, i
 static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
     char *table = sqlite3_mprintf("r_%s", kind);
     int removes = strcmp(kind, "counting") == 0 || strcmp(kind, "cuckoo") == 0;
-    execf(db, "CREATE VIRTUAL TABLE \"%w\" USING bloom(kind = %Q, n = %d, p = 0.01)", table, kind,
+    db_execf(db, "CREATE VIRTUAL TABLE \"%w\" USING bloom(kind = %Q, n = %d, p = 0.01)", table, kind,
           n);
     exec(db,
          "DROP TABLE IF EXISTS temp.added; CREATE TEMP TABLE added(seq INTEGER PRIMARY KEY, k)");
@@ -1257,7 +1219,7 @@ static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
                         "?1 || value FROM (SELECT 1 AS value UNION ALL SELECT 2 UNION ALL SELECT 3 "
                         "UNION ALL SELECT 4)",
                         table);
-    char *stages_before = sqlite3_mprintf("%s", run(db, stages));
+    char *stages_before = sqlite3_mprintf("%s", db_run(db, stages));
     bytes s0 = table_state(db, table);
     key_text fresh[60];
     pick_absent(db, NULL, table, "fresh", fresh, 60);
@@ -1267,27 +1229,27 @@ static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
     add_keys(db, table, fresh, 0, 60);
     if (removes) {
         for (int i = 0; i < 10; i++) {
-            CHECK_STR(run_with(db, remove_sql, base[i].text, 0), "");
+            CHECK_STR(db_run_with(db, remove_sql, base[i].text, 0), "");
         }
         CHECK(count_present(db, table, base, 0, 10) < 10);
     }
     add_key(db, table, "extra", fresh[0].text);
-    CHECK_STR(run(db, count_filters), "2");
+    CHECK_STR(db_run(db, count_filters), "2");
     if (strcmp(kind, "scalable") == 0) {
-        CHECK(strcmp(run(db, stages), stages_before) != 0);
+        CHECK(strcmp(db_run(db, stages), stages_before) != 0);
     }
     CHECK(!state_is(db, table, &s0));
     exec(db, "ROLLBACK");
     CHECK_U64(count_present(db, table, fresh, 0, 60), 0);
     CHECK_U64(count_present(db, table, base, 0, 40), 40);
-    CHECK_STR(run(db, stages), stages_before);
-    CHECK_STR(run(db, count_filters), "1");
+    CHECK_STR(db_run(db, stages), stages_before);
+    CHECK_STR(db_run(db, count_filters), "1");
     CHECK(state_is(db, table, &s0));
 
     /* A dropped filter comes back. */
     exec(db, "BEGIN");
-    CHECK_STR(run(db, drop_sql), "");
-    CHECK_STR(run(db, count_filters), "0");
+    CHECK_STR(db_run(db, drop_sql), "");
+    CHECK_STR(db_run(db, count_filters), "0");
     exec(db, "ROLLBACK");
     CHECK(state_is(db, table, &s0));
 
@@ -1309,23 +1271,23 @@ static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
         note_added(db, fresh[i].text);
     }
     bytes s1 = table_state(db, table);
-    char *stages_s1 = sqlite3_mprintf("%s", run(db, stages));
+    char *stages_s1 = sqlite3_mprintf("%s", db_run(db, stages));
     key_text later[40];
     pick_absent(db, NULL, table, "later", later, 40);
     exec(db, "SAVEPOINT sp");
     add_keys(db, table, later, 0, 40);
     if (removes) {
         for (int i = 10; i < 20; i++) {
-            CHECK_STR(run_with(db, remove_sql, base[i].text, 0), "");
+            CHECK_STR(db_run_with(db, remove_sql, base[i].text, 0), "");
         }
-        CHECK_STR(run_with(db, remove_sql, fresh[0].text, 0), "");
+        CHECK_STR(db_run_with(db, remove_sql, fresh[0].text, 0), "");
     }
     add_key(db, table, "extra", later[0].text);
     exec(db, "ROLLBACK TO sp");
     CHECK_U64(count_present(db, table, later, 0, 40), 0);
     CHECK_U64(count_present(db, table, fresh, 0, 5), 5);
     CHECK_U64(count_present(db, table, base, 0, 40), 40);
-    CHECK_STR(run(db, stages), stages_s1);
+    CHECK_STR(db_run(db, stages), stages_s1);
     CHECK(state_is(db, table, &s1));
     /* Nested: a, then b; ROLLBACK TO b keeps a's; ROLLBACK TO a undoes both. */
     exec(db, "SAVEPOINT a");
@@ -1334,7 +1296,7 @@ static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
     exec(db, "SAVEPOINT b");
     add_keys(db, table, later, 10, 30);
     if (removes) {
-        CHECK_STR(run_with(db, remove_sql, later[0].text, 0), "");
+        CHECK_STR(db_run_with(db, remove_sql, later[0].text, 0), "");
     }
     exec(db, "ROLLBACK TO b");
     CHECK(state_is(db, table, &sa));
@@ -1349,13 +1311,13 @@ static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
     note_added(db, later[39].text);
     bytes s2 = table_state(db, table);
     char *failed = sqlite3_mprintf("error 1: %s: name must be TEXT, got a BLOB of 1 byte", table);
-    CHECK_STR(run_with(db, fail_sql, "failed", 0), failed);
+    CHECK_STR(db_run_with(db, fail_sql, "failed", 0), failed);
     CHECK(state_is(db, table, &s2));
     exec(db, "COMMIT");
     CHECK(state_is(db, table, &s2));
 
     /* In autocommit, the failed statement leaves nothing either. */
-    CHECK_STR(run_with(db, fail_sql, "failed", 0), failed);
+    CHECK_STR(db_run_with(db, fail_sql, "failed", 0), failed);
     sqlite3_free(failed);
     CHECK(state_is(db, table, &s2));
 
@@ -1387,7 +1349,7 @@ static void test_rollback(const char *mode) {
     char *name = sqlite3_mprintf("rollback_%s.db", mode), *path = scratch_path(name);
     remove_database(path);
     sqlite3 *db = open_db(path);
-    execf(db, "PRAGMA journal_mode = %s", mode);
+    db_execf(db, "PRAGMA journal_mode = %s", mode);
     exec(db, "PRAGMA synchronous = OFF"); /* (no fsync: what is undone is not about the disk) */
     test_rollback_kind(db, "blocked", 1000);
     test_rollback_kind(db, "counting", 1000);
@@ -1433,20 +1395,20 @@ static void test_authorizer(void) {
     sqlite3_set_authorizer(db, log_seen, &log);
     exec(db, "INSERT INTO seen(key) VALUES ('a'), ('b')");
     CHECK_U64(log.inserts, 1);
-    CHECK_STR(run(db, "SELECT count(*) FROM seen WHERE key = 'a'"), "1");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM seen WHERE key = 'a'"), "1");
     CHECK(log.reads > 0);
     exec(db, "DELETE FROM seen WHERE key = 'a'");
     CHECK_U64(log.deletes, 1);
     log.deny = SQLITE_INSERT;
-    CHECK_STR(run(db, "INSERT INTO seen(key) VALUES ('c')"), "error 23: not authorized");
+    CHECK_STR(db_run(db, "INSERT INTO seen(key) VALUES ('c')"), "error 23: not authorized");
     log.deny = SQLITE_DELETE;
-    CHECK_STR(run(db, "DELETE FROM seen WHERE key = 'b'"), "error 23: not authorized");
+    CHECK_STR(db_run(db, "DELETE FROM seen WHERE key = 'b'"), "error 23: not authorized");
     log.deny = SQLITE_READ;
-    CHECK_STR(run(db, "SELECT count(*) FROM seen WHERE key = 'b'"),
+    CHECK_STR(db_run(db, "SELECT count(*) FROM seen WHERE key = 'b'"),
               "error 23: access to seen.key is prohibited");
     log.deny = 0;
-    CHECK_STR(run(db, "SELECT count(*) FROM seen WHERE key = 'b'"), "1");
-    CHECK_STR(run(db, "SELECT count(*) FROM seen WHERE key = 'c'"), "0");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM seen WHERE key = 'b'"), "1");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM seen WHERE key = 'c'"), "0");
     sqlite3_set_authorizer(db, NULL, NULL);
     sqlite3_close(db);
 }
@@ -1466,7 +1428,7 @@ static void test_reads_after_commit_kind(const char *mode, const char *kind, int
     char *path = scratch_path("reads.db");
     remove(path);
     sqlite3 *db[2] = {open_db(path), open_db(path)};
-    execf(db[0],
+    db_execf(db[0],
           "PRAGMA journal_mode = %s; CREATE VIRTUAL TABLE big USING bloom(kind = '%s', n = "
           "1000000, p = 0.01); INSERT INTO big(filter) SELECT bloom_build('f' || i, 1000000, "
           "0.01, '%s') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
@@ -1489,7 +1451,7 @@ static void test_reads_after_commit_kind(const char *mode, const char *kind, int
         most = pages > most ? pages : most;
         if (removes && i % 4 == 3) {
             snprintf(key, sizeof key, "new%d", i - 1); /* added by the other connection */
-            CHECK_STR(run_with(db[i % 2], "DELETE FROM big WHERE key = ?1", key, 0), "");
+            CHECK_STR(db_run_with(db[i % 2], "DELETE FROM big WHERE key = ?1", key, 0), "");
             pages = pages_read(db[i % 2]);
             most = pages > most ? pages : most;
         }

@@ -60,34 +60,9 @@ static void remove_scratch(const char *name) {
     sqlite3_free(path);
 }
 
-/* Runs sql and returns, in a buffer the next call reuses, column 0 of its first row (as
-** step_to_end writes it), "" for no row, or "error RC: MESSAGE". */
-static const char *run(sqlite3 *db, const char *sql) {
-    static char out[1024];
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-    out[0] = '\0';
-    rc = step_to_end(stmt, rc, out, sizeof out);
-    if (rc != SQLITE_OK) {
-        snprintf(out, sizeof out, "error %d: %s", rc & 0xff, sqlite3_errmsg(db));
-    }
-    sqlite3_finalize(stmt);
-    return out;
-}
-
-/* Whether out, an answer of run, is an error whose message contains text. */
+/* Whether out, an answer of db_run, is an error whose message contains text. */
 static int is_error_with(const char *out, const char *text) {
     return strncmp(out, "error ", 6) == 0 && strstr(out, text) != NULL;
-}
-
-/* Runs sql, formatted as printf does, which must succeed. */
-static void execf(sqlite3 *db, const char *format, ...) {
-    va_list args;
-    va_start(args, format);
-    char *sql = sqlite3_vmprintf(format, args);
-    va_end(args);
-    exec(db, sql);
-    sqlite3_free(sql);
 }
 
 /* ---- 1. Crafted files. */
@@ -97,8 +72,8 @@ static void execf(sqlite3 *db, const char *format, ...) {
 static void make_table(const char *name, const char *kind, int filters) {
     remove_scratch(name);
     sqlite3 *db = open_db(name, 1, 0);
-    execf(db, "CREATE VIRTUAL TABLE t USING bloom(kind = '%s', n = 100, p = 0.01)", kind);
-    execf(db,
+    db_execf(db, "CREATE VIRTUAL TABLE t USING bloom(kind = '%s', n = 100, p = 0.01)", kind);
+    db_execf(db,
           "WITH RECURSIVE k(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM k WHERE v < 50), "
           "f(i, name) AS (SELECT 0, NULL UNION ALL SELECT i + 1, char(97 + i) FROM f WHERE "
           "i + 1 < %d) INSERT INTO t(name, key) SELECT name, v FROM f, k",
@@ -152,12 +127,12 @@ static void test_too_long(const char *kind, int set_m, long long chunks) {
     claim("long.db", chunks * CHUNK_BYTES, CHUNK_BYTES, set_m);
     sqlite3 *db = open_db("long.db", 1, 0);
     for (size_t i = 0; i < sizeof statements / sizeof statements[0]; i++) {
-        const char *out = run(db, statements[i]);
+        const char *out = db_run(db, statements[i]);
         if (!CHECK(is_error_with(out, "more than SQLite's longest BLOB (2147483647)"))) {
             fprintf(stderr, "    %s, %lld chunks: %s\n    %s\n", kind, chunks, statements[i], out);
         }
     }
-    const char *check = run(db, "PRAGMA integrity_check");
+    const char *check = db_run(db, "PRAGMA integrity_check");
     CHECK(sqlite3_libversion_number() >= 3044000 ? strstr(check, "longest BLOB") != NULL
                                                  : strcmp(check, "ok") == 0);
     sqlite3_close(db);
@@ -174,7 +149,7 @@ static void test_longest_claims(void) {
     for (int key = 1; key <= 20; key++) {
         char sql[64];
         snprintf(sql, sizeof sql, "SELECT count(*) FROM t WHERE key = %d", key);
-        const char *out = run(db, sql);
+        const char *out = db_run(db, sql);
         CHECK(strncmp(out, "error", 5) != 0);
     }
     sqlite3_int64 rise = sqlite3_memory_highwater(0) - before;
@@ -182,7 +157,7 @@ static void test_longest_claims(void) {
         fprintf(stderr, "    probes of 8 filters claiming 2 GB each: %lld bytes more in use\n",
                 (long long)rise);
     }
-    CHECK(is_error_with(run(db, "SELECT length(filter) FROM t"), "too big"));
+    CHECK(is_error_with(db_run(db, "SELECT length(filter) FROM t"), "too big"));
     sqlite3_close(db);
 }
 
@@ -194,16 +169,16 @@ static void test_odd_chunks(void) {
              "t_chunks)");
     sqlite3_close(db);
     db = open_db("chunks.db", 1, 0);
-    CHECK_STR(run(db, "INSERT INTO t(key) VALUES (777)"), "");
-    CHECK_STR(run(db, "SELECT count(*) FROM t WHERE key = 777"), "1");
-    CHECK_STR(run(db, "SELECT json_extract(bloom_info(filter), '$.keys_added') >= 9.2e18 FROM t"),
+    CHECK_STR(db_run(db, "INSERT INTO t(key) VALUES (777)"), "");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM t WHERE key = 777"), "1");
+    CHECK_STR(db_run(db, "SELECT json_extract(bloom_info(filter), '$.keys_added') >= 9.2e18 FROM t"),
               "1");
     sqlite3_close(db);
     db = open_db("chunks.db", 0, 0);
     exec(db, "UPDATE t_chunks SET data = x'' WHERE id = (SELECT max(id) FROM t_chunks)");
     sqlite3_close(db);
     db = open_db("chunks.db", 1, 0);
-    CHECK_STR(run(db, "SELECT length(filter) = (SELECT bytes FROM t_filters) FROM t"), "1");
+    CHECK_STR(db_run(db, "SELECT length(filter) = (SELECT bytes FROM t_filters) FROM t"), "1");
     sqlite3_close(db);
 }
 
@@ -211,13 +186,13 @@ static void test_odd_chunks(void) {
 
 /* Whether db, defensive, refuses SQL that zeroes t's chunks, and t still holds the key 1. */
 static void check_guarded(sqlite3 *db, const char *how) {
-    const char *out = run(db, "UPDATE t_chunks SET data = zeroblob(length(data))");
+    const char *out = db_run(db, "UPDATE t_chunks SET data = zeroblob(length(data))");
     if (!CHECK(is_error_with(out, "t_chunks may not be modified"))) {
         fprintf(stderr, "    %s: %s\n", how, out);
     }
-    CHECK_STR(run(db, "SELECT count(*) FROM t WHERE key = 1"), "1");
+    CHECK_STR(db_run(db, "SELECT count(*) FROM t WHERE key = 1"), "1");
     if (sqlite3_libversion_number() >= 3037000) {
-        CHECK_STR(run(db, "SELECT group_concat(type) FROM pragma_table_list WHERE name IN "
+        CHECK_STR(db_run(db, "SELECT group_concat(type) FROM pragma_table_list WHERE name IN "
                           "('t_config', 't_filters', 't_chunks')"),
                   "shadow,shadow,shadow");
     }
@@ -261,7 +236,7 @@ static void test_defensive(void) {
           strstr(message, "while a transaction is open; load the extension before the first "
                           "statement") != NULL);
     sqlite3_free(message);
-    CHECK(is_error_with(run(db, "SELECT bloom_version()"), "no such function"));
+    CHECK(is_error_with(db_run(db, "SELECT bloom_version()"), "no such function"));
     exec(db, "COMMIT");
     CHECK(load(db, &message) == SQLITE_OK);
     check_guarded(db, "loaded after a transaction");
@@ -286,7 +261,7 @@ static void test_defensive(void) {
     db = open_db("plain.db", 0, 1);
     exec(db, "CREATE TABLE p(x); BEGIN; SELECT count(*) FROM p");
     CHECK(load(db, &message) == SQLITE_OK);
-    CHECK_STR(run(db, "SELECT bloom_version() IS NOT NULL"), "1");
+    CHECK_STR(db_run(db, "SELECT bloom_version() IS NOT NULL"), "1");
     exec(db, "COMMIT");
     sqlite3_close(db);
 }

@@ -5,6 +5,7 @@
 
 #include "filter_kinds.h"
 #include "little_endian.h"
+#include "sql_memory.h"
 
 #include <string.h>
 
@@ -185,13 +186,12 @@ static int live_chunk_mark_dirty(live_store *s, live_chunk *c) {
         return SQLITE_OK;
     }
     if (s->dirty_count == s->dirty_capacity) {
-        uint32_t capacity = s->dirty_capacity == 0 ? 64 : s->dirty_capacity * 2;
-        live_dirty *grown = sqlite3_realloc64(s->dirty, capacity * sizeof *grown);
+        live_dirty *grown =
+            sql_grown(s->dirty, &s->dirty_capacity, s->dirty_count + 1, sizeof *grown, 64);
         if (grown == NULL) {
             return SQLITE_NOMEM;
         }
         s->dirty = grown;
-        s->dirty_capacity = capacity;
     }
     s->dirty[s->dirty_count].filter = c->filter->id;
     s->dirty[s->dirty_count++].index = c->index;
@@ -202,13 +202,12 @@ static int live_chunk_mark_dirty(live_store *s, live_chunk *c) {
 /* Makes room in the store's list and index for one chunk more. */
 static int live_chunk_room(live_store *s) {
     if (s->cached_count == s->cached_capacity) {
-        uint32_t capacity = s->cached_capacity == 0 ? 64 : s->cached_capacity * 2;
-        live_chunk **grown = sqlite3_realloc64(s->cached, capacity * sizeof *grown);
+        live_chunk **grown =
+            sql_grown(s->cached, &s->cached_capacity, s->cached_count + 1, sizeof *grown, 64);
         if (grown == NULL) {
             return SQLITE_NOMEM;
         }
         s->cached = grown;
-        s->cached_capacity = capacity;
     }
     return live_entries_reserve(s);
 }
@@ -343,13 +342,11 @@ int live_filter_open(live_filter *f) {
 static int live_undo_log(live_store *s, uint64_t offset, const uint8_t *from, uint32_t n) {
     size_t record = sizeof offset + n + sizeof n;
     if (s->undo_used + record > s->undo_capacity) {
-        size_t capacity = (s->undo_used + record) * 2;
-        uint8_t *grown = sqlite3_realloc64(s->undo, capacity);
+        uint8_t *grown = sql_grown(s->undo, &s->undo_capacity, s->undo_used + record, 1, 256);
         if (grown == NULL) {
             return SQLITE_NOMEM;
         }
         s->undo = grown;
-        s->undo_capacity = capacity;
     }
     uint8_t *at = s->undo + s->undo_used;
     memcpy(at, &offset, sizeof offset);

@@ -126,13 +126,15 @@ struct live_store {
     /* The chunks read and written, and their slots by row id (an open-addressed table,
     ** entry_mask + 1 places, NULL until the first chunk). */
     live_chunk **cached;
-    uint32_t cached_count, cached_capacity;
+    uint32_t cached_count;
+    size_t cached_capacity;
     uint64_t cached_bytes;
     live_entry *entries;
     uint32_t entry_mask;
     uint32_t hand;     /* the clock's, in cached */
     live_dirty *dirty; /* the chunks made dirty since the last flush (some written since) */
-    uint32_t dirty_count, dirty_capacity;
+    uint32_t dirty_count;
+    size_t dirty_capacity;
     int headers_changed; /* a filter's header row may need writing */
     /* What another connection may have changed. */
     int versions_known;

@@ -6,6 +6,7 @@
 #include "filter_kinds.h"
 #include "live_chunks.h"
 #include "little_endian.h"
+#include "sql_memory.h"
 
 #include <string.h>
 
@@ -312,13 +313,12 @@ static int live_filter_make(live_store *s, sqlite3_int64 id, const char *name,
 /* Appends f to the list (its id above every other's). */
 static int live_filters_append(live_store *s, live_filter *f) {
     if (s->filter_count == s->filter_capacity) {
-        size_t capacity = s->filter_capacity == 0 ? 16 : s->filter_capacity * 2;
-        live_filter **grown = sqlite3_realloc64(s->filters, capacity * sizeof *grown);
+        live_filter **grown =
+            sql_grown(s->filters, &s->filter_capacity, s->filter_count + 1, sizeof *grown, 16);
         if (grown == NULL) {
             return SQLITE_NOMEM;
         }
         s->filters = grown;
-        s->filter_capacity = capacity;
     }
     s->filters[s->filter_count++] = f;
     s->generation++;

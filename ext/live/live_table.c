@@ -43,6 +43,7 @@
 #include "sql_key.h"
 #include "sql_kind.h"
 #include "sql_kind_table.h"
+#include "sql_memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -592,13 +593,12 @@ static int live_rowid(sqlite3_vtab_cursor *cursor, sqlite3_int64 *rowid) {
         return SQLITE_OK;
     }
     if (t->token_count == t->token_capacity) {
-        size_t capacity = t->token_capacity == 0 ? 16 : t->token_capacity * 2;
-        live_token *grown = sqlite3_realloc64(t->tokens, capacity * sizeof *grown);
+        live_token *grown =
+            sql_grown(t->tokens, &t->token_capacity, t->token_count + 1, sizeof *grown, 16);
         if (grown == NULL) {
             return SQLITE_NOMEM;
         }
         t->tokens = grown;
-        t->token_capacity = capacity;
     }
     t->tokens[t->token_count].filter = c->current_id;
     t->tokens[t->token_count].key = c->current_key;

@@ -1,5 +1,5 @@
 /*
-** sql_memory.c: advice on memory the extension allocates. See sql_memory.h.
+** sql_memory.c: memory the extension allocates: arrays that grow, and advice. See sql_memory.h.
 */
 /* madvise and MADV_HUGEPAGE, which the strict -std=c11 of the build hides without it. */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
@@ -7,6 +7,8 @@
 #endif
 
 #include "sql_memory.h"
+
+#include "sql_api.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -24,4 +26,16 @@ void sql_advise_huge_pages(void *p, uint64_t bytes) {
     (void)p;
     (void)bytes;
 #endif
+}
+
+void *sql_grown(void *items, size_t *capacity, size_t wanted, size_t item_bytes, size_t first) {
+    size_t grown = *capacity == 0 ? first : *capacity;
+    while (grown < wanted) {
+        grown *= 2;
+    }
+    void *more = sqlite3_realloc64(items, (sqlite3_uint64)grown * item_bytes);
+    if (more != NULL) {
+        *capacity = grown;
+    }
+    return more;
 }

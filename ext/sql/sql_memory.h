@@ -1,9 +1,10 @@
 /*
-** sql_memory.h: advice on memory the extension allocates (through SQLite).
+** sql_memory.h: memory the extension allocates (through SQLite): arrays that grow, and advice.
 */
 #ifndef SQL_MEMORY_H
 #define SQL_MEMORY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -15,5 +16,10 @@
 ** ours, and a refusal costs only speed.
 */
 void sql_advise_huge_pages(void *p, uint64_t bytes);
+
+/* The array items, of *capacity items of item_bytes (sqlite3_malloc64's, or NULL), grown to hold
+** at least wanted: its capacity doubled, from first, its new capacity into *capacity. NULL when
+** memory runs out, items and *capacity as they were. */
+void *sql_grown(void *items, size_t *capacity, size_t wanted, size_t item_bytes, size_t first);
 
 #endif /* SQL_MEMORY_H */
