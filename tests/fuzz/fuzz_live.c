@@ -177,6 +177,10 @@ typedef struct harness {
     savepoint savepoints[MAX_SAVEPOINTS];
     int savepoint_count;
     sqlite3_value *keys[LIVE_KEY_POOL];
+    /* Keys a fuzz value replaced in the pool during the operation, which may still use them
+    ** (two rows, two probes): freed when the next operation starts. */
+    sqlite3_value *replaced[2 * LIVE_KEY_POOL];
+    int replaced_count;
     sqlite3_value *names[LIVE_NAMES];
     sqlite3_value *counts[LIVE_COUNTS];
     char message[MESSAGE_BYTES]; /* the last statement's error */
@@ -546,7 +550,7 @@ static void trace_statement(int second, const char *sql, sqlite3_value *const *v
             const uint8_t *bytes = sqlite3_value_blob(v);
             int length = sqlite3_value_bytes(v);
             fprintf(stderr, "x'");
-            for (int j = 0; j < length && j < 96; j++) {
+            for (int j = 0; bytes != NULL && j < length && j < 96; j++) {
                 fprintf(stderr, "%02x", bytes[j]);
             }
             fprintf(stderr, "%s' (%d bytes)", length > 96 ? "..." : "", length);
@@ -943,13 +947,24 @@ static int model_remove_key(harness *h, model_filter *f, sqlite3_value *key, exp
 
 /* ---- Operands ---- */
 
-/* A key operand: an entry of the pool, or a fuzz value that replaces one. */
+/* Frees the keys the last operation replaced in the pool. */
+static void free_replaced_keys(harness *h) {
+    while (h->replaced_count > 0) {
+        sqlite3_value_free(h->replaced[--h->replaced_count]);
+    }
+}
+
+/* A key operand: an entry of the pool, or a fuzz value that replaces one (kept until the next
+** operation, which the operation may still use). */
 static sqlite3_value *take_key(harness *h) {
     uint8_t b = fuzz_take_u8(&h->in);
     int i = b % LIVE_KEY_POOL;
     if (b >= LIVE_NEW_KEY) {
         fuzz_value v = fuzz_take_value(&h->in);
-        sqlite3_value_free(h->keys[i]);
+        if (h->replaced_count == (int)(sizeof h->replaced / sizeof h->replaced[0])) {
+            fuzz_fail("more keys replaced in one operation than kept");
+        }
+        h->replaced[h->replaced_count++] = h->keys[i];
         h->keys[i] = value_of(h, &v);
     }
     return h->keys[i];
@@ -1485,6 +1500,7 @@ static void op_scan_change(harness *h) {
 
 /* Runs one operation from the input. */
 static void run_op(harness *h) {
+    free_replaced_keys(h);
     uint8_t b = fuzz_take_u8(&h->in);
     int op = (b & 0x7F) % LIVE_OPS, second = (b & LIVE_SECOND) != 0;
     switch (op) {
@@ -1624,6 +1640,7 @@ static void harness_close(harness *h) {
     for (int i = 0; i < LIVE_KEY_POOL; i++) {
         sqlite3_value_free(h->keys[i]);
     }
+    free_replaced_keys(h);
     for (int i = 0; i < LIVE_NAMES; i++) {
         sqlite3_value_free(h->names[i]);
     }
