@@ -122,6 +122,10 @@ struct live_store {
     int loaded;
     live_filter **filters;
     size_t filter_count, filter_capacity;
+    /* The filters by name, an open-addressed table of named_mask + 1 places (NULL: none yet),
+    ** at most half full: live_store_find in a few compares whatever the count of filters. */
+    live_filter **named;
+    size_t named_mask, named_count;
     uint64_t generation;
     /* The chunks read and written, and their slots by row id (an open-addressed table,
     ** entry_mask + 1 places, NULL until the first chunk). */

@@ -238,6 +238,90 @@ static void live_filter_free(live_filter *f) {
     }
 }
 
+/* ---- The filters by name ---- */
+
+/* The place where the search for name (NULL: the unnamed filter) starts: FNV-1a of its bytes. */
+static size_t live_name_home(const live_store *s, const char *name) {
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const unsigned char *p = (const unsigned char *)name; p != NULL && *p != '\0'; p++) {
+        h = (h ^ *p) * 0x100000001b3u;
+    }
+    return (size_t)(h ^ (h >> 32)) & s->named_mask;
+}
+
+/* Whether f is called name. */
+static int live_name_is(const live_filter *f, const char *name) {
+    return name == NULL ? f->name == NULL : f->name != NULL && strcmp(f->name, name) == 0;
+}
+
+/* Puts f in the table by name, which has room. */
+static void live_name_place(live_store *s, live_filter *f) {
+    size_t at = live_name_home(s, f->name);
+    while (s->named[at] != NULL) {
+        at = (at + 1) & s->named_mask;
+    }
+    s->named[at] = f;
+    s->named_count++;
+}
+
+/* Makes the table by name room for one filter more, at most half full (placing them all again
+** when it grows). SQLITE_OK or SQLITE_NOMEM. */
+static int live_names_reserve(live_store *s) {
+    size_t places = s->named == NULL ? 0 : s->named_mask + 1;
+    if ((s->named_count + 1) * 2 <= places) {
+        return SQLITE_OK;
+    }
+    size_t grown_places = places == 0 ? 64 : places * 2;
+    live_filter **grown = sqlite3_malloc64(grown_places * sizeof *grown);
+    if (grown == NULL) {
+        return SQLITE_NOMEM;
+    }
+    memset(grown, 0, grown_places * sizeof *grown);
+    live_filter **old = s->named;
+    s->named = grown;
+    s->named_mask = grown_places - 1;
+    s->named_count = 0;
+    for (size_t i = 0; i < places; i++) {
+        if (old[i] != NULL) {
+            live_name_place(s, old[i]);
+        }
+    }
+    sqlite3_free(old);
+    return SQLITE_OK;
+}
+
+/* Takes f out of the table by name, moving back the entries after it that searches would no
+** longer find. */
+static void live_name_remove(live_store *s, const live_filter *f) {
+    size_t hole = live_name_home(s, f->name);
+    while (s->named[hole] != f) {
+        hole = (hole + 1) & s->named_mask;
+    }
+    for (size_t at = (hole + 1) & s->named_mask; s->named[at] != NULL;
+         at = (at + 1) & s->named_mask) {
+        size_t home = live_name_home(s, s->named[at]->name);
+        if (((at - home) & s->named_mask) >= ((at - hole) & s->named_mask)) {
+            s->named[hole] = s->named[at];
+            hole = at;
+        }
+    }
+    s->named[hole] = NULL;
+    s->named_count--;
+}
+
+live_filter *live_store_find(const live_store *s, const char *name) {
+    live_filter *found = NULL; /* of two of one name (a file that broke its index), the first */
+    for (size_t at = s->named == NULL ? 0 : live_name_home(s, name);
+         s->named != NULL && s->named[at] != NULL; at = (at + 1) & s->named_mask) {
+        if (live_name_is(s->named[at], name) && (found == NULL || s->named[at]->id < found->id)) {
+            found = s->named[at];
+        }
+    }
+    return found;
+}
+
+/* ---- The list of filters ---- */
+
 /* Forgets the list of filters, and with them the cache. */
 static void live_filters_clear(live_store *s) {
     live_cache_clear(s);
@@ -247,6 +331,9 @@ static void live_filters_clear(live_store *s) {
     sqlite3_free(s->filters);
     s->filters = NULL;
     s->filter_count = s->filter_capacity = 0;
+    sqlite3_free(s->named);
+    s->named = NULL;
+    s->named_mask = s->named_count = 0;
     s->loaded = 0;
     s->headers_changed = 0; /* nothing left to write */
     s->generation++;
@@ -310,7 +397,7 @@ static int live_filter_make(live_store *s, sqlite3_int64 id, const char *name,
     return SQLITE_OK;
 }
 
-/* Appends f to the list (its id above every other's). */
+/* Appends f to the list (its id above every other's) and to the table by name. */
 static int live_filters_append(live_store *s, live_filter *f) {
     if (s->filter_count == s->filter_capacity) {
         live_filter **grown =
@@ -320,6 +407,10 @@ static int live_filters_append(live_store *s, live_filter *f) {
         }
         s->filters = grown;
     }
+    if (live_names_reserve(s) != SQLITE_OK) {
+        return SQLITE_NOMEM;
+    }
+    live_name_place(s, f);
     s->filters[s->filter_count++] = f;
     s->generation++;
     return SQLITE_OK;
@@ -361,16 +452,6 @@ int live_store_load(live_store *s) {
 
 uint64_t live_store_generation(const live_store *s) {
     return s->generation;
-}
-
-live_filter *live_store_find(const live_store *s, const char *name) {
-    for (size_t i = 0; i < s->filter_count; i++) {
-        const char *other = s->filters[i]->name;
-        if (name == NULL ? other == NULL : other != NULL && strcmp(name, other) == 0) {
-            return s->filters[i];
-        }
-    }
-    return NULL;
 }
 
 int live_store_has_template(const live_store *s) {
@@ -481,6 +562,7 @@ int live_store_remove(live_store *s, live_filter *f) {
         return rc;
     }
     live_cache_forget(s, f);
+    live_name_remove(s, f);
     size_t at = live_store_position(s, f->id);
     memmove(s->filters + at, s->filters + at + 1, (s->filter_count - at - 1) * sizeof *s->filters);
     s->filter_count--;
