@@ -77,6 +77,16 @@ typedef struct filter_view {
     uint64_t bytes;
 } filter_view;
 
+/* The bits a key's probe tests in a filter of a kind that probes by bits (probe_bits): up to
+** FILTER_PROBE_WAYS sets of positions in its body (bit j: bit j % 8 of body byte j / 8), of at most
+** FILTER_PROBE_BITS each; the key probes 1 when every bit of one of the sets is set. */
+enum { FILTER_PROBE_WAYS = 2, FILTER_PROBE_BITS = 64, FILTER_GEOMETRY_BYTES = 16 };
+typedef struct filter_probe_bits {
+    int ways; /* 0: the key probes 0 in every filter of this geometry (not a value of its type) */
+    int count[FILTER_PROBE_WAYS];
+    uint64_t position[FILTER_PROBE_WAYS][FILTER_PROBE_BITS];
+} filter_probe_bits;
+
 /*
 ** What a kind of filter does, for the code shared by every kind: its entry in
 ** the table of kinds (filter_kinds.h), filled by name. Operations that take a
@@ -164,6 +174,14 @@ typedef struct filter_kind {
     ** byte past f->bytes read as 0: writes the new part's header and the header that counts it
     ** (nothing else: a store in chunks adds none for the zeros). FILTER_OK or FILTER_IO_FAILED. */
     filter_status (*grow_io)(const filter_view *f, filter_io *io);
+    /* Optional, with geometry: a kind whose probe tests bits of its body and nothing else (a
+    ** Bloom filter's, a Parquet filter's), the bits key's probe tests in f, into *out. With it, a
+    ** live table's index answers for many filters of one geometry at once. */
+    void (*probe_bits)(const filter_view *f, key_hash key, filter_probe_bits *out);
+    /* What probe_bits and the hash of keys depend on in f's header (kind, m and k; blocks and
+    ** type), into geometry (FILTER_GEOMETRY_BYTES, the rest 0): filters of equal geometry test
+    ** the same bits for a key, hashed alike. */
+    void (*geometry)(const filter_view *f, uint8_t *geometry);
     /* Optional: what messages call one of its filters ("sketch"); NULL: "filter". */
     const char *noun;
     /* Optional: for messages, why a FILTER_FULL left no room, and what to do ("which ...: build

@@ -423,6 +423,23 @@ static void bloom_kind_info(const filter_view *f, info_sink *sink) {
     bloom_info_fields(f, &h, &fill, "bits_set", sink);
 }
 
+/* The kinds' probe_bits: the k positions of key, one way. */
+static void bloom_kind_probe_bits(const filter_view *f, key_hash key, filter_probe_bits *out) {
+    bloom_header h = bloom_header_of(f);
+    out->ways = 1;
+    out->count[0] = (int)h.k;
+    bloom_positions(&h, key, out->position[0]);
+}
+
+/* The kinds' geometry: the kind, k and m, on which the positions of a key depend. */
+static void bloom_kind_geometry(const filter_view *f, uint8_t *geometry) {
+    bloom_header h = bloom_header_of(f);
+    memset(geometry, 0, FILTER_GEOMETRY_BYTES);
+    geometry[0] = (uint8_t)h.layout;
+    le_store32(geometry + 4, h.k);
+    le_store64(geometry + 8, h.m);
+}
+
 /* A Bloom kind: both share every operation, which read the layout from the filter. */
 #define BLOOM_KIND(layout, kind_name)                                                              \
     {                                                                                              \
@@ -432,6 +449,7 @@ static void bloom_kind_info(const filter_view *f, info_sink *sink) {
         .write_header = bloom_kind_write_header, .add = bloom_kind_add,                            \
         .compatible = bloom_kind_compatible, .merge = bloom_kind_merge,                            \
         .might_contain_io = bloom_kind_might_contain_io, .add_io = bloom_kind_add_io,              \
+        .probe_bits = bloom_kind_probe_bits, .geometry = bloom_kind_geometry,                      \
         .info = bloom_kind_info                                                                    \
     }
 

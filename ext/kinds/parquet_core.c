@@ -777,6 +777,37 @@ static void parquet_kind_info(const filter_view *f, info_sink *sink) {
     info_real(sink, "estimated_fp_rate", rate);
 }
 
+/* The kind's probe_bits: the eight bits of the key's block, one way a hash (a zero of a
+** floating type two, both zeros'); none for a key that is not a value of the filter's type or a
+** filter with no type. */
+static void parquet_kind_probe_bits(const filter_view *f, key_hash key, filter_probe_bits *out) {
+    uint64_t hashes[2];
+    uint32_t blocks = le_load32(f->blob + OFF_BLOCKS);
+    out->ways = 0;
+    if (!parquet_takes((parquet_type)f->blob[OFF_TYPE], key) ||
+        f->blob[OFF_TYPE] == PARQUET_UNTYPED) {
+        return;
+    }
+    out->ways = parquet_key_hashes(key, hashes);
+    for (int i = 0; i < out->ways; i++) {
+        uint64_t block_bit = (parquet_block_offset(hashes[i], blocks) - FILTER_HEADER_BYTES) * 8;
+        out->count[i] = 8;
+        for (int j = 0; j < 8; j++) {
+            out->position[i][j] = block_bit + 32 * (uint64_t)j +
+                                  ((((uint32_t)hashes[i] * parquet_salt[j]) >> 27) & 31);
+        }
+    }
+}
+
+/* The kind's geometry: the blocks and the type, on which a key's hash and bits depend. */
+static void parquet_kind_geometry(const filter_view *f, uint8_t *geometry) {
+    memset(geometry, 0, FILTER_GEOMETRY_BYTES);
+    geometry[0] = PARQUET_KIND;
+    geometry[1] = f->blob[OFF_TYPE];
+    le_store32(geometry + 4, le_load32(f->blob + OFF_BLOCKS));
+    le_store32(geometry + 8, le_load32(f->blob + OFF_TYPE_LENGTH));
+}
+
 const filter_kind parquet_kind = {
     .id = PARQUET_KIND,
     .name = "parquet",
@@ -793,6 +824,8 @@ const filter_kind parquet_kind = {
     .merge = parquet_kind_merge,
     .might_contain_io = parquet_kind_might_contain_io,
     .add_io = parquet_kind_add_io,
+    .probe_bits = parquet_kind_probe_bits,
+    .geometry = parquet_kind_geometry,
     .value_type = parquet_kind_value_type,
     .info = parquet_kind_info,
 };

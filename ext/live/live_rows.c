@@ -28,6 +28,8 @@ static const char *const live_statement_sql[STMT_COUNT] = {
     [STMT_FILTER_DELETE] = "DELETE FROM \"%w\".\"%w_filters\" WHERE id = ?1",
     [STMT_DATA_VERSION] = "PRAGMA \"%w\".data_version",
     [STMT_INSTANCE] = "SELECT value FROM \"%w\".\"%w_config\" WHERE key = 'instance'",
+    [STMT_INDEX_DROP] = "DELETE FROM \"%w\".\"%w_chunks\" WHERE id < 0",
+    [STMT_VERSION_WRITE] = "UPDATE \"%w\".\"%w_config\" SET value = ?1 WHERE key = 'version'",
 };
 
 /* Sets the store's error to the message of format and returns rc. */
@@ -184,4 +186,19 @@ size_t live_store_position(const live_store *s, sqlite3_int64 id) {
         }
     }
     return low;
+}
+
+void live_index_forget_all(live_store *s) {
+    live_index *x = &s->index;
+    for (size_t i = 0; i < x->class_count; i++) {
+        sqlite3_free(x->classes[i].filters);
+        sqlite3_free(x->classes[i].stale);
+    }
+    for (size_t i = 0; i < s->filter_count; i++) {
+        s->filters[i]->index_class = NULL;
+    }
+    sqlite3_free(x->classes);
+    sqlite3_free(x->unindexed);
+    sqlite3_free(x->scratch);
+    memset(x, 0, sizeof *x);
 }

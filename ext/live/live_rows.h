@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+/* The versions of the layout of the shadow tables, in %_config: 2 once it has an index, which
+** a reader of version 1 must not write without. */
+enum { LIVE_STORAGE_VERSION = 1, LIVE_STORAGE_VERSION_INDEXED = 2 };
+
 /* A filter's chunks are rows f << 32 | c: c below 2^32, f below 2^31. */
 enum { LIVE_CHUNK_BITS = 32 };
 #define LIVE_FILTER_ID_MAX ((sqlite3_int64)0x7fffffff)
@@ -38,9 +42,41 @@ typedef struct live_filter {
     filter_view view; /* of header; bytes the filter's length */
     struct live_store *store;
     uint32_t chunks_cached; /* how many of its chunks the store's cache holds */
+    /* The class of the index whose column index_column holds its bits; NULL: none does (not
+    ** indexed, or changed since: it is probed itself). */
+    struct live_index_class *index_class;
+    uint32_t index_column;
 } live_filter;
 
 typedef struct live_store live_store;
+
+/* A class of a live table's index (live_index.h): filters of one geometry, a column each. */
+typedef struct live_index_class {
+    sqlite3_int64 id;                    /* from 1: its rows' ids */
+    uint8_t header[FILTER_HEADER_BYTES]; /* of a filter of it: the view's, for keys and bits */
+    filter_view view;
+    uint64_t bits;          /* the positions of a filter's body */
+    uint32_t columns;       /* its filters, at the time the index was made */
+    size_t filter_capacity; /* of filters, while a build fills it */
+    uint32_t group_columns; /* the columns a row holds */
+    live_filter **filters;  /* by column: the filter whose bits it holds, NULL when none does */
+    uint8_t *stale;         /* by column, a bit: its filter changed or went since */
+} live_index_class;
+
+/* A live table's index, as the store read it (live_index.h). */
+typedef struct live_index {
+    int read;    /* its rows read since the list of filters was */
+    int present; /* the table has an index */
+    live_index_class *classes;
+    size_t class_count;
+    /* The ids of filters that no column answers for, to be probed themselves (some may be
+    ** gone), in the order of their ids when sorted is set. */
+    sqlite3_int64 *unindexed;
+    size_t unindexed_count, unindexed_capacity;
+    int sorted;
+    uint8_t *scratch; /* rows of lookups and maps */
+    size_t scratch_bytes;
+} live_index;
 
 /* What a new filter of a table is made from: the first bytes of its empty filter (up to its
 ** last non-zero byte, at least the header) and its length. */
@@ -65,6 +101,8 @@ typedef enum live_statement {
     STMT_FILTER_DELETE,
     STMT_DATA_VERSION,
     STMT_INSTANCE,
+    STMT_INDEX_DROP,
+    STMT_VERSION_WRITE,
     STMT_COUNT
 } live_statement;
 
@@ -126,6 +164,7 @@ struct live_store {
     ** at most half full: live_store_find in a few compares whatever the count of filters. */
     live_filter **named;
     size_t named_mask, named_count;
+    live_index index;
     uint64_t generation;
     /* The chunks read and written, and their slots by row id (an open-addressed table,
     ** entry_mask + 1 places, NULL until the first chunk). */
@@ -209,5 +248,8 @@ live_filter *live_store_filter_at(const live_store *s, size_t i);
 
 /* The index of the first filter whose id is at least id. */
 size_t live_store_position(const live_store *s, sqlite3_int64 id);
+
+/* Forgets what the store read of its index: no filter has a column. */
+void live_index_forget_all(live_store *s);
 
 #endif /* LIVE_ROWS_H */

@@ -10,9 +10,6 @@
 
 #include <string.h>
 
-/* The version of this layout of the shadow tables, in %_config. */
-enum { LIVE_STORAGE_VERSION = 1 };
-
 /* Runs each statement of script on the store's tables (each names them as "%w"."%w_...", the
 ** schema then the table), into *error on failure. */
 static int live_exec(sqlite3 *db, const char *schema, const char *table, const char *const *script,
@@ -133,13 +130,14 @@ static int live_store_read_config(live_store *s) {
     if (rc != SQLITE_DONE) {
         return rc == SQLITE_NOMEM ? rc : live_fail_sqlite(s, rc);
     }
-    if (version != LIVE_STORAGE_VERSION || s->chunk_bytes == 0 || short_template ||
+    if ((version != LIVE_STORAGE_VERSION && version != LIVE_STORAGE_VERSION_INDEXED) ||
+        s->chunk_bytes == 0 || short_template ||
         (s->template.head_bytes > 0 &&
          (s->template.head_bytes < FILTER_HEADER_BYTES ||
           s->template.bytes < s->template.head_bytes || s->template.bytes > LIVE_BYTES_MAX))) {
         return live_fail(s, SQLITE_CORRUPT_VTAB,
-                         "%s: its table %s_config is not a live table's of version %d", s->table,
-                         s->table, LIVE_STORAGE_VERSION);
+                         "%s: its table %s_config is not a live table's of version %d or %d",
+                         s->table, s->table, LIVE_STORAGE_VERSION, LIVE_STORAGE_VERSION_INDEXED);
     }
     return SQLITE_OK;
 }
@@ -334,6 +332,7 @@ static void live_filters_clear(live_store *s) {
     sqlite3_free(s->named);
     s->named = NULL;
     s->named_mask = s->named_count = 0;
+    live_index_forget_all(s);
     s->loaded = 0;
     s->headers_changed = 0; /* nothing left to write */
     s->generation++;
@@ -674,6 +673,9 @@ static int live_integrity_names(live_store *s) {
 ** longer than its place in it. SQLITE_CORRUPT_VTAB with the error set when it is not. */
 static int live_integrity_chunk(live_store *s, sqlite3_int64 id, int keys_type, int data_type,
                                 sqlite3_int64 bytes) {
+    if (id < 0) {
+        return SQLITE_OK; /* a row of the index, which checks its own (live_index_integrity) */
+    }
     const live_filter *f = live_store_filter_at(s, live_store_position(s, id >> LIVE_CHUNK_BITS));
     uint32_t index = (uint32_t)(id & (((sqlite3_int64)1 << LIVE_CHUNK_BITS) - 1));
     if (f == NULL || f->id != id >> LIVE_CHUNK_BITS) {
