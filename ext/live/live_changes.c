@@ -102,7 +102,10 @@ int live_delete(live_table *t, sqlite3_int64 rowid) {
     }
     if (rowid > 0) {
         live_filter *f = live_filter_by_id(t, rowid);
-        rc = f != NULL ? live_store_remove(t->store, f) : SQLITE_OK;
+        rc = f != NULL ? live_index_forget(t->store, f) : SQLITE_OK;
+        if (rc == SQLITE_OK && f != NULL) {
+            rc = live_store_remove(t->store, f);
+        }
         return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
     }
     const live_token *token = live_token_of(t, rowid);
@@ -114,7 +117,8 @@ int live_delete(live_table *t, sqlite3_int64 rowid) {
         return live_refusal(t, f->view.kind, FILTER_REMOVES);
     }
     filter_io io = live_filter_io(f);
-    if ((rc = live_op_begin(f)) != SQLITE_OK) {
+    if ((rc = live_index_forget(t->store, f)) != SQLITE_OK ||
+        (rc = live_op_begin(f)) != SQLITE_OK) {
         return live_store_error(t, rc);
     }
     filter_status status = f->view.kind->remove_io(&f->view, &io, token->key);
@@ -153,7 +157,10 @@ static int live_grow(live_table *t, live_filter *f) {
 static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_value *key,
                          uint64_t count) {
     filter_io io = live_filter_io(f);
-    int was_absent, rc = live_op_begin(f);
+    int was_absent, rc = live_index_forget(t->store, f);
+    if (rc == SQLITE_OK) {
+        rc = live_op_begin(f);
+    }
     filter_status status;
     if (rc != SQLITE_OK) {
         return live_store_error(t, rc);
@@ -273,12 +280,18 @@ static int live_load(live_table *t, const char *name, sqlite3_value *v, live_fil
                                              "or INSERT OR REPLACE",
                                              t->name, name);
         }
-        int rc = live_store_remove(t->store, existing);
+        int rc = live_index_forget(t->store, existing);
+        if (rc == SQLITE_OK) {
+            rc = live_store_remove(t->store, existing);
+        }
         if (rc != SQLITE_OK) {
             return live_store_error(t, rc);
         }
     }
     int rc = live_store_add_blob(t->store, name, blob, bytes, out);
+    if (rc == SQLITE_OK) {
+        rc = live_index_added(t->store, *out);
+    }
     return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
 }
 
@@ -297,6 +310,9 @@ static int live_filter_new(live_table *t, const char *name, live_filter **out) {
                                 t->name, name, t->name);
     }
     int rc = live_store_add_empty(t->store, name, out);
+    if (rc == SQLITE_OK) {
+        rc = live_index_added(t->store, *out);
+    }
     return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
 }
 
@@ -341,9 +357,34 @@ static int live_read_count(live_table *t, const filter_kind *kind, sqlite3_value
 }
 
 /* INSERT: point 2 of the header comment. */
+/* A command: INSERT INTO t(t) VALUES ('optimize') makes the index again (live_index.h); nothing
+** else is given beside it. */
+static int live_command(live_table *t, sqlite3_value **argv) {
+    sqlite3_value *command = argv[2 + COLUMN_COMMAND];
+    for (int i = COLUMN_NAME; i < COLUMN_COMMAND; i++) {
+        if (sqlite3_value_type(argv[2 + i]) != SQLITE_NULL) {
+            return live_error(t, SQLITE_ERROR,
+                              "%s: a command is given alone: INSERT INTO %s(%s) VALUES "
+                              "('optimize')",
+                              t->name, t->name, t->name);
+        }
+    }
+    const unsigned char *text = sqlite3_value_text(command);
+    if (sqlite3_value_type(command) != SQLITE_TEXT || text == NULL ||
+        sqlite3_stricmp((const char *)text, "optimize") != 0) {
+        return live_value_error(t, "the command is 'optimize' (the index made again)", command);
+    }
+    int rc = live_index_build(t->store);
+    return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
+}
+
 int live_insert(live_table *t, sqlite3_value **argv, sqlite3_int64 *rowid) {
     sqlite3_value *name_value = argv[2 + COLUMN_NAME], *key = argv[2 + COLUMN_KEY];
     sqlite3_value *filter = argv[2 + COLUMN_FILTER], *count_value = argv[2 + COLUMN_COUNT];
+    if (sqlite3_value_type(argv[2 + COLUMN_COMMAND]) != SQLITE_NULL) {
+        *rowid = 0;
+        return live_command(t, argv);
+    }
     const char *name;
     live_filter *f = NULL;
     key_value key_read;

@@ -29,6 +29,10 @@ enum { LIVE_INDEX_HEAD_BYTES = FILTER_HEADER_BYTES + 16 };
 /* The rows a build or a check holds at once. */
 #define LIVE_INDEX_PASS_BYTES ((uint64_t)16 << 20)
 
+/* The columns a row of the index holds: a row of 64 KB, whose overflow pages a read handle
+** follows in one move to the row, where rows of a page would each cost a move. */
+#define LIVE_INDEX_GROUP_COLUMNS ((uint32_t)8 * 65536)
+
 /* The bytes of a filter's body read at once while rows are made. */
 enum { LIVE_INDEX_PIECE_BYTES = 4096 };
 
@@ -83,8 +87,61 @@ static int live_index_read(live_store *s, sqlite3_int64 id, uint8_t *buf, size_t
     return live_statement_done(s, stmt, step);
 }
 
-/* ANDs row id (bytes long; absent: all 0) into acc. SQLITE_OK, or the error of the read. */
-static int live_index_and(live_store *s, sqlite3_int64 id, uint8_t *acc, size_t bytes) {
+/* ANDs row into acc (bytes of each), into *any whether a bit of acc is left set. */
+static void live_index_and_row(uint8_t *acc, const uint8_t *row, size_t bytes, int *any) {
+    uint64_t left = 0;
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) { /* (memcpy: a BLOB has no alignment) */
+        uint64_t a, r;
+        memcpy(&a, acc + i, 8);
+        memcpy(&r, row + i, 8);
+        a &= r;
+        left |= a;
+        memcpy(acc + i, &a, 8);
+    }
+    for (; i < bytes; i++) {
+        acc[i] &= row[i];
+        left |= acc[i];
+    }
+    *any = left != 0;
+}
+
+/* Reads row id, bytes long, into buf through the index's read handle, moved to it or opened:
+** 1 into *read, or 0 when the handle cannot (no such row, not a BLOB of that length: the
+** statement says what), the handle closed. */
+static void live_index_read_fast(live_store *s, sqlite3_int64 id, uint8_t *buf, size_t bytes,
+                                 int *read) {
+    live_index *x = &s->index;
+    int rc = SQLITE_ERROR;
+    if (x->reader != NULL && (rc = sqlite3_blob_reopen(x->reader, id)) != SQLITE_OK) {
+        live_index_close_reader(s);
+    }
+    if (x->reader == NULL) {
+        char *table = sqlite3_mprintf("%s_chunks", s->table);
+        rc = table == NULL ? SQLITE_NOMEM
+                           : sqlite3_blob_open(s->db, s->schema, table, "data", id, 0, &x->reader);
+        sqlite3_free(table);
+        if (rc != SQLITE_OK) {
+            live_index_close_reader(s);
+        }
+    }
+    *read = rc == SQLITE_OK && (size_t)sqlite3_blob_bytes(x->reader) == bytes &&
+            sqlite3_blob_read(x->reader, buf, (int)bytes, 0) == SQLITE_OK;
+    if (!*read) {
+        live_index_close_reader(s);
+    }
+}
+
+/* ANDs row id (bytes long; absent: all 0) into acc, 1 into *any when a bit of acc is left set;
+** row is room for bytes. SQLITE_OK, or the error of the read. */
+static int live_index_and(live_store *s, sqlite3_int64 id, uint8_t *acc, uint8_t *row, size_t bytes,
+                          int *any) {
+    int read;
+    live_index_read_fast(s, id, row, bytes, &read);
+    if (read) {
+        live_index_and_row(acc, row, bytes, any);
+        return SQLITE_OK;
+    }
     sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_READ);
     sqlite3_bind_int64(stmt, 1, id);
     int step = sqlite3_step(stmt);
@@ -93,12 +150,10 @@ static int live_index_and(live_store *s, sqlite3_int64 id, uint8_t *acc, size_t 
             sqlite3_reset(stmt);
             return live_index_corrupt(s, id, "of another length than its class says");
         }
-        const uint8_t *row = sqlite3_column_blob(stmt, 1);
-        for (size_t i = 0; i < bytes; i++) {
-            acc[i] &= row[i];
-        }
+        live_index_and_row(acc, sqlite3_column_blob(stmt, 1), bytes, any);
     } else {
         memset(acc, 0, bytes);
+        *any = 0;
     }
     return live_statement_done(s, stmt, step);
 }
@@ -279,8 +334,8 @@ int live_index_load(live_store *s) {
         live_index_assign(&x->classes[i]);
     }
     x->sorted = 1;
-    for (size_t i = 0; rc == SQLITE_OK && i < s->filter_count; i++) {
-        if (s->filters[i]->index_class == NULL) {
+    for (size_t i = 0; rc == SQLITE_OK && x->class_count > 0 && i < s->filter_count; i++) {
+        if (s->filters[i]->index_class == NULL) { /* (none needed without an index) */
             rc = live_index_note_unindexed(x, s->filters[i]->id);
         }
     }
@@ -321,7 +376,7 @@ int live_index_forget(live_store *s, live_filter *f) {
 }
 
 int live_index_added(live_store *s, live_filter *f) {
-    return s->index.read ? live_index_note_unindexed(&s->index, f->id) : SQLITE_OK;
+    return s->index.present ? live_index_note_unindexed(&s->index, f->id) : SQLITE_OK;
 }
 
 /* ---- Lookups ---- */
@@ -348,21 +403,17 @@ void live_candidates_free(live_candidates *c) {
 /* The columns of group g of class c that might hold the key of bits pb into acc (their row's
 ** bytes): for some way, every one of its rows' bits set. */
 static int live_index_match(live_store *s, const live_index_class *c, uint64_t g,
-                            const filter_probe_bits *pb, uint8_t *acc, uint8_t *way) {
+                            const filter_probe_bits *pb, uint8_t *acc, uint8_t *way, uint8_t *row) {
     size_t bytes = live_index_row_bytes(c, g);
     int rc = SQLITE_OK;
-    memset(acc, 0, bytes);
     for (int w = 0; rc == SQLITE_OK && w < pb->ways; w++) {
-        memset(way, 0xFF, bytes);
+        memset(w == 0 ? acc : way, 0xFF, bytes); /* the first way ANDs into acc itself */
         int any = 1;
         for (int i = 0; rc == SQLITE_OK && any && i < pb->count[w]; i++) {
-            rc = live_index_and(s, live_index_row(c->id, g, pb->position[w][i]), way, bytes);
-            any = 0;
-            for (size_t b = 0; b < bytes && !any; b++) {
-                any = way[b] != 0;
-            }
+            rc = live_index_and(s, live_index_row(c->id, g, pb->position[w][i]), w == 0 ? acc : way,
+                                row, bytes, &any);
         }
-        for (size_t b = 0; any && b < bytes; b++) {
+        for (size_t b = 0; w > 0 && any && b < bytes; b++) {
             acc[b] |= way[b];
         }
     }
@@ -390,16 +441,21 @@ int live_index_candidates(live_store *s, const key_value *key, live_candidates *
         filter_probe_bits pb;
         c->view.kind->probe_bits(&c->view, filter_hash_key(&c->view, key), &pb);
         size_t bytes = (c->group_columns + 7) / 8;
-        uint8_t *acc = live_index_scratch(s, 2 * bytes);
+        uint8_t *acc = live_index_scratch(s, 3 * bytes);
         if (acc == NULL) {
             return SQLITE_NOMEM;
         }
         for (uint64_t g = 0; rc == SQLITE_OK && pb.ways > 0 && g < live_index_groups(c); g++) {
-            rc = live_index_match(s, c, g, &pb, acc, acc + bytes);
-            for (uint32_t j = 0; rc == SQLITE_OK && j < live_index_group_columns(c, g); j++) {
-                const live_filter *f = c->filters[g * c->group_columns + j];
-                if (((acc[j / 8] >> (j % 8)) & 1) && f != NULL) {
-                    rc = live_candidates_add(out, f->id, 1);
+            rc = live_index_match(s, c, g, &pb, acc, acc + bytes, acc + 2 * bytes);
+            uint32_t columns = live_index_group_columns(c, g);
+            for (uint32_t b = 0; rc == SQLITE_OK && b < (columns + 7) / 8; b += 8) {
+                uint64_t v = 0; /* 8 bytes at a time: most are 0 */
+                memcpy(&v, acc + b, (columns + 7) / 8 - b < 8 ? (columns + 7) / 8 - b : 8);
+                for (; rc == SQLITE_OK && v != 0; v &= v - 1) {
+                    uint32_t j = b * 8 + (uint32_t)__builtin_ctzll(v);
+                    const live_filter *f =
+                        j < columns ? c->filters[g * c->group_columns + j] : NULL;
+                    rc = f != NULL ? live_candidates_add(out, f->id, 1) : SQLITE_OK;
                 }
             }
         }
@@ -567,7 +623,7 @@ int live_index_build(live_store *s) {
     for (size_t i = 0; rc == SQLITE_OK && i < s->filter_count; i++) {
         rc = live_filter_open(s->filters[i]);
         if (rc == SQLITE_OK) {
-            rc = live_index_classify(s, s->filters[i], 8 * s->chunk_bytes);
+            rc = live_index_classify(s, s->filters[i], LIVE_INDEX_GROUP_COLUMNS);
         }
     }
     for (size_t i = 0; rc == SQLITE_OK && i < x->class_count; i++) {

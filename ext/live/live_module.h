@@ -7,11 +7,18 @@
 
 #include "sql_api.h"
 
+#include "live_index.h"
 #include "live_store.h"
 #include "sql_key.h"
 
 /* The columns, in the order of the declaration. */
-enum { COLUMN_NAME, COLUMN_KEY, COLUMN_FILTER, COLUMN_COUNT };
+enum {
+    COLUMN_NAME,
+    COLUMN_KEY,
+    COLUMN_FILTER,
+    COLUMN_COUNT,
+    COLUMN_COMMAND /* named as the table: INSERT INTO t(t) VALUES ('optimize'), as FTS5 has it */
+};
 
 /* A plan's idxNum: which constraints its arguments hold, in this order. */
 enum {
@@ -76,6 +83,11 @@ typedef struct live_cursor {
     uint64_t generation;      /* of the list position is in */
     key_hash current_key;     /* the key hashed for current's kind */
     uint64_t estimate;        /* for the key, of a kind that counts its keys */
+    /* A scan by key with an index: the filters that might hold it (live_index_candidates), in
+    ** the order of their ids, and the place of current among them. */
+    int by_candidates;
+    live_candidates candidates;
+    size_t candidate_at;
 } live_cursor;
 
 #endif /* LIVE_MODULE_H */

@@ -188,8 +188,14 @@ size_t live_store_position(const live_store *s, sqlite3_int64 id) {
     return low;
 }
 
+void live_index_close_reader(live_store *s) {
+    sqlite3_blob_close(s->index.reader);
+    s->index.reader = NULL;
+}
+
 void live_index_forget_all(live_store *s) {
     live_index *x = &s->index;
+    live_index_close_reader(s);
     for (size_t i = 0; i < x->class_count; i++) {
         sqlite3_free(x->classes[i].filters);
         sqlite3_free(x->classes[i].stale);

@@ -76,6 +76,9 @@ typedef struct live_index {
     int sorted;
     uint8_t *scratch; /* rows of lookups and maps */
     size_t scratch_bytes;
+    /* A read handle on %_chunks.data, moved from row to row while a scan reads the index (a
+    ** move costs far less than a statement or a handle opened anew); closed at its end. */
+    sqlite3_blob *reader;
 } live_index;
 
 /* What a new filter of a table is made from: the first bytes of its empty filter (up to its
@@ -251,5 +254,8 @@ size_t live_store_position(const live_store *s, sqlite3_int64 id);
 
 /* Forgets what the store read of its index: no filter has a column. */
 void live_index_forget_all(live_store *s);
+
+/* Closes the index's read handle, if it has one open. */
+void live_index_close_reader(live_store *s);
 
 #endif /* LIVE_ROWS_H */

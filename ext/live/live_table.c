@@ -49,14 +49,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The declaration of the table's columns (live_module.h's order). */
-static const char live_declaration[] =
-    "CREATE TABLE x(name TEXT, key BLOB HIDDEN, filter BLOB HIDDEN, count INTEGER HIDDEN)";
+/* The declaration of the table's columns (live_module.h's order), the last named as the table
+** (%w). */
+static const char live_declaration[] = "CREATE TABLE x(name TEXT, key BLOB HIDDEN, filter BLOB "
+                                       "HIDDEN, count INTEGER HIDDEN, \"%w\" HIDDEN)";
 
 /* Frees a cursor. */
 static void live_cursor_free(live_cursor *c) {
     if (c != NULL) {
         sql_kept_key_free(&c->key);
+        live_candidates_free(&c->candidates);
         sqlite3_free(c);
     }
 }
@@ -99,7 +101,9 @@ static int live_open(sqlite3 *db, int argc, const char *const *argv, sqlite3_vta
         t->made_in_transaction = create && !sqlite3_get_autocommit(db);
     }
     if (rc == SQLITE_OK) {
-        rc = sqlite3_declare_vtab(db, live_declaration);
+        char *declaration = sqlite3_mprintf(live_declaration, argv[2]);
+        rc = declaration == NULL ? SQLITE_NOMEM : sqlite3_declare_vtab(db, declaration);
+        sqlite3_free(declaration);
     }
     if (rc == SQLITE_OK) {
         rc = sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
@@ -205,12 +209,14 @@ static int live_open_cursor(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out) {
     live_table *t = (live_table *)vtab;
     live_cursor *c = t->spare;
     sql_kept_key key = c != NULL ? c->key : (sql_kept_key){{0}, NULL, 0};
+    live_candidates candidates = c != NULL ? c->candidates : (live_candidates){NULL, 0, 0};
     if (c == NULL && (c = sqlite3_malloc64(sizeof *c)) == NULL) {
         return SQLITE_NOMEM;
     }
     t->spare = NULL;
     memset(c, 0, sizeof *c);
-    c->key = key;
+    c->key = key; /* (the buffers of the cursor closed last, kept) */
+    c->candidates = candidates;
     c->eof = 1;
     if (!t->writing) {
         live_tokens_clear(t); /* no DELETE can give them back */
@@ -221,6 +227,7 @@ static int live_open_cursor(sqlite3_vtab *vtab, sqlite3_vtab_cursor **out) {
 
 static int live_close_cursor(sqlite3_vtab_cursor *cursor) {
     live_table *t = (live_table *)cursor->pVtab;
+    live_index_close_reader(t->store); /* (a handle left open would hold the statement open) */
     live_cursor_free(t->spare);
     t->spare = (live_cursor *)cursor;
     return SQLITE_OK;
@@ -252,9 +259,33 @@ static int live_probe(live_table *t, live_cursor *c, int *answer) {
                : live_io_error(t);
 }
 
+/* live_settle of a scan by candidates: the first at or after candidate_at whose filter the
+** index answers for, or that a probe finds might hold the key. */
+static int live_settle_candidates(live_table *t, live_cursor *c) {
+    for (; c->candidate_at < c->candidates.count; c->candidate_at++) {
+        const live_candidate *at = &c->candidates.items[c->candidate_at];
+        live_filter *f = live_filter_by_id(t, at->id);
+        if (f == NULL) {
+            continue; /* dropped since */
+        }
+        c->current = f;
+        c->current_id = f->id;
+        c->generation = live_store_generation(t->store);
+        int answer = at->known, rc = answer ? SQLITE_OK : live_probe(t, c, &answer);
+        if (rc != SQLITE_OK || answer) {
+            return rc;
+        }
+    }
+    c->eof = 1;
+    return SQLITE_OK;
+}
+
 /* Moves the cursor to the first row at or after its position: a filter, or with a key a filter
 ** that might hold it. */
 static int live_settle(live_table *t, live_cursor *c) {
+    if (c->by_candidates) {
+        return live_settle_candidates(t, c);
+    }
     for (;;) {
         c->current = live_store_filter_at(t->store, c->position);
         if (c->current == NULL) {
@@ -289,6 +320,8 @@ static int live_filter_rows_call(sqlite3_vtab_cursor *cursor, int plan, const ch
     c->single = 0;
     c->position = 0;
     c->has_key = 0;
+    c->by_candidates = 0;
+    c->candidate_at = 0;
     if (plan & PLAN_KEY_NULL) {
         return SQLITE_OK; /* no filter holds NULL */
     }
@@ -336,6 +369,16 @@ static int live_filter_rows_call(sqlite3_vtab_cursor *cursor, int plan, const ch
         c->single = 1;
         c->position = live_store_position(t->store, f->id);
     }
+    if (c->has_key && !c->single) { /* many filters: the index says which to read */
+        if ((rc = live_index_load(t->store)) != SQLITE_OK) {
+            return live_store_error(t, rc);
+        }
+        c->by_candidates = live_index_present(t->store);
+        if (c->by_candidates &&
+            (rc = live_index_candidates(t->store, &c->key.value, &c->candidates)) != SQLITE_OK) {
+            return live_store_error(t, rc);
+        }
+    }
     c->eof = 0;
     return live_settle(t, c);
 }
@@ -346,6 +389,10 @@ static int live_next_call(sqlite3_vtab_cursor *cursor) {
     if (c->single) {
         c->eof = 1;
         return SQLITE_OK;
+    }
+    if (c->by_candidates) {
+        c->candidate_at++;
+        return live_settle(t, c);
     }
     if (c->generation != live_store_generation(t->store)) {
         /* The list changed under the scan (a DELETE of a filter): find the place again. */
@@ -412,6 +459,8 @@ static int live_column_call(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, i
         if (c->has_key && filter_kind_can(f->view.kind, FILTER_COUNTS)) {
             sqlite3_result_int64(ctx, (sqlite3_int64)c->estimate);
         }
+        return SQLITE_OK;
+    case COLUMN_COMMAND:
         return SQLITE_OK;
     default: {
         uint8_t *blob;
@@ -705,6 +754,13 @@ static int live_integrity(sqlite3_vtab *vtab, const char *schema, const char *ta
     int rc = live_batch_drain(t);
     if (rc == SQLITE_OK) {
         rc = live_store_integrity(t->store, flags & 1, report);
+    }
+    if (rc == SQLITE_OK && *report == NULL) {
+        rc = live_index_integrity(t->store, flags & 1);
+        if (rc == SQLITE_CORRUPT_VTAB) {
+            *report = live_store_take_error(t->store);
+            rc = *report != NULL ? SQLITE_OK : SQLITE_NOMEM;
+        }
     }
     return live_leave(t, rc != SQLITE_OK ? live_store_error(t, rc) : rc);
 }
