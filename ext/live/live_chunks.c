@@ -103,7 +103,7 @@ static void live_chunk_free(live_store *s, live_chunk *c) {
     last->at = c->at;
     live_entry_remove(s, c->slot);
     c->filter->chunks_cached--;
-    s->cached_bytes -= LIVE_CHUNK_RECORD_BYTES + (c->data != NULL ? c->filter->chunk_bytes : 0);
+    s->cached_bytes -= LIVE_CHUNK_RECORD_BYTES + (c->data != NULL ? c->room : 0);
     sqlite3_free(c->data);
     sqlite3_free(c);
 }
@@ -230,14 +230,18 @@ static int live_chunk_read(live_store *s, live_chunk *c, sqlite3_int64 *keys) {
                              "%s: corrupt chunk %lld: %d bytes, more than %u", s->table,
                              live_chunk_id(c), bytes, room);
         }
-        if ((c->data = sqlite3_malloc64(room)) == NULL) {
+        if ((c->data = sqlite3_malloc64(c->room)) == NULL) {
             sqlite3_reset(stmt);
             return SQLITE_NOMEM;
         }
-        if (bytes > 0) {
-            memcpy(c->data, sqlite3_column_blob(stmt, 1), (size_t)bytes);
+        /* (a row past its place in the filter, which only a changed file holds: the rest
+        ** dropped, as integrity_check reports it) */
+        uint32_t kept = (uint32_t)bytes < c->room ? (uint32_t)bytes : c->room;
+        c->used = kept;
+        if (kept > 0) {
+            memcpy(c->data, sqlite3_column_blob(stmt, 1), kept);
         }
-        memset(c->data + bytes, 0, room - (uint32_t)bytes);
+        memset(c->data + kept, 0, c->room - kept);
     }
     return live_statement_done(s, stmt, step);
 }
@@ -251,7 +255,8 @@ static int live_chunk_get(live_store *s, live_filter *f, uint64_t index, live_ch
         slot->recent = 1;
         return SQLITE_OK;
     }
-    int rc = live_cache_make_room(s, LIVE_CHUNK_RECORD_BYTES + f->chunk_bytes);
+    uint32_t room = live_chunk_cached_bytes(f, index);
+    int rc = live_cache_make_room(s, LIVE_CHUNK_RECORD_BYTES + room);
     if (rc == SQLITE_OK) {
         rc = live_chunk_room(s);
     }
@@ -262,6 +267,7 @@ static int live_chunk_get(live_store *s, live_filter *f, uint64_t index, live_ch
     memset(c, 0, sizeof *c);
     c->filter = f;
     c->index = (uint32_t)index;
+    c->room = room;
     live_entry entry = {.id = live_chunk_id(c), .slot = {.chunk = c, .recent = 1}};
     if ((rc = live_chunk_read(s, c, &entry.slot.keys)) != SQLITE_OK) {
         sqlite3_free(c->data);
@@ -272,7 +278,7 @@ static int live_chunk_get(live_store *s, live_filter *f, uint64_t index, live_ch
     live_entry_place(s, &entry); /* (room made above) */
     c->at = s->cached_count;
     s->cached[s->cached_count++] = c;
-    s->cached_bytes += LIVE_CHUNK_RECORD_BYTES + (c->data != NULL ? f->chunk_bytes : 0);
+    s->cached_bytes += LIVE_CHUNK_RECORD_BYTES + (c->data != NULL ? c->room : 0);
     f->chunks_cached++;
     *out = c;
     return SQLITE_OK;
@@ -386,8 +392,8 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
         uint32_t within = (uint32_t)(body % f->chunk_bytes);
         uint32_t part = f->chunk_bytes - within < n ? f->chunk_bytes - within : n;
         live_chunk *c;
-        if (live_chunk_get(s, f, index, &c) != SQLITE_OK) {
-            return 1;
+        if (live_chunk_get(s, f, index, &c) != SQLITE_OK || within + part > c->room) {
+            return 1; /* (past the room: bytes past the filter's end, which no kind asks for) */
         }
         uint32_t length = live_chunk_length(f, index); /* which may have grown with f */
         if (c->used < length) {
@@ -402,12 +408,12 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
             read_into += part;
         } else {
             if (c->data == NULL) {
-                if ((c->data = sqlite3_malloc64(f->chunk_bytes)) == NULL) {
+                if ((c->data = sqlite3_malloc64(c->room)) == NULL) {
                     return 1;
                 }
-                memset(c->data, 0, f->chunk_bytes);
+                memset(c->data, 0, c->room);
                 c->slot->bytes = c->data;
-                s->cached_bytes += f->chunk_bytes;
+                s->cached_bytes += c->room;
             }
             if (live_chunk_mark_dirty(s, c) != SQLITE_OK ||
                 (s->undo_on && live_undo_log(s, offset, c->data + within, part) != SQLITE_OK)) {

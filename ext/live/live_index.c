@@ -461,7 +461,9 @@ int live_index_candidates(live_store *s, const key_value *key, live_candidates *
         }
     }
     if (rc == SQLITE_OK && !x->sorted) {
-        qsort(x->unindexed, x->unindexed_count, sizeof *x->unindexed, live_id_order);
+        if (x->unindexed_count > 1) {
+            qsort(x->unindexed, x->unindexed_count, sizeof *x->unindexed, live_id_order);
+        }
         x->sorted = 1;
     }
     for (size_t i = 0; rc == SQLITE_OK && i < x->unindexed_count; i++) {
@@ -469,7 +471,7 @@ int live_index_candidates(live_store *s, const key_value *key, live_candidates *
             rc = live_candidates_add(out, x->unindexed[i], 0);
         }
     }
-    if (rc == SQLITE_OK) {
+    if (rc == SQLITE_OK && out->count > 1) {
         qsort(out->items, out->count, sizeof *out->items, live_candidate_order);
     }
     return rc;
@@ -665,12 +667,22 @@ static int live_index_compare_rows(live_store *s, const live_index_class *c, uin
     return rc;
 }
 
-/* Checks that every row at a negative id is one of a class, group and position that exist. */
+/* The bytes of the row of group g and position of class c (a row that exists). */
+static uint64_t live_index_bytes_at(const live_index_class *c, uint64_t g, uint64_t position) {
+    if (g == LIVE_INDEX_HEAD) {
+        return LIVE_INDEX_HEAD_BYTES;
+    }
+    return position == LIVE_INDEX_MAP ? (uint64_t)4 * live_index_group_columns(c, g)
+                                      : live_index_row_bytes(c, g);
+}
+
+/* Checks that every row at a negative id is one of a class, group and position that exist, of
+** the length they give. */
 static int live_index_check_rows(live_store *s) {
     live_index *x = &s->index;
     sqlite3_stmt *stmt = NULL;
-    char *sql =
-        sqlite3_mprintf("SELECT id FROM \"%w\".\"%w_chunks\" WHERE id < 0", s->schema, s->table);
+    char *sql = sqlite3_mprintf("SELECT id, length(data) FROM \"%w\".\"%w_chunks\" WHERE id < 0",
+                                s->schema, s->table);
     int rc = sql == NULL ? SQLITE_NOMEM : sqlite3_prepare_v2(s->db, sql, -1, &stmt, NULL);
     sqlite3_free(sql);
     if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
@@ -689,6 +701,9 @@ static int live_index_check_rows(live_store *s) {
                                             position == LIVE_INDEX_STALE));
         if (!fits) {
             rc = live_index_corrupt(s, id, "of no class, group or position of the index");
+        } else if ((uint64_t)sqlite3_column_int64(stmt, 1) !=
+                   live_index_bytes_at(c, group, position)) {
+            rc = live_index_corrupt(s, id, "of another length than its class says");
         }
     }
     int done = sqlite3_finalize(stmt);

@@ -115,6 +115,10 @@ uint32_t live_chunk_length(const live_filter *f, uint64_t index) {
     return in_filter < f->chunk_bytes ? (uint32_t)in_filter : f->chunk_bytes;
 }
 
+uint32_t live_chunk_cached_bytes(const live_filter *f, uint64_t index) {
+    return f->view.kind->grow_size != NULL ? f->chunk_bytes : live_chunk_length(f, index);
+}
+
 /* The count at f's header's count offset. */
 uint64_t live_header_count(const live_filter *f, const uint8_t *header) {
     return le_load64(header + f->view.kind->count_offset);

@@ -115,7 +115,8 @@ typedef struct live_chunk {
     struct live_slot *slot; /* its slot in its filter's */
     uint32_t index;         /* its index in its filter */
     uint32_t at;            /* its place in the store's list */
-    uint8_t *data;          /* its bytes (its filter's chunk_bytes), or NULL while they are all 0 */
+    uint8_t *data;          /* its bytes (room of them), or NULL while they are all 0 */
+    uint32_t room;          /* the bytes of data: live_chunk_cached_bytes' */
     uint32_t used;          /* its length: the bytes of its filter in it, which its row holds */
     uint8_t dirty;          /* changed since it was written */
     uint8_t in_table;       /* it has a row */
@@ -228,6 +229,10 @@ uint64_t live_chunk_count(const live_filter *f);
 
 /* The bytes of f in its chunk index: the chunk size, or less for its last chunk. */
 uint32_t live_chunk_length(const live_filter *f, uint64_t index);
+
+/* The bytes the cache holds for f's chunk index: its length, or for a kind whose filters grow
+** (a chunk's length with them) the chunk size. */
+uint32_t live_chunk_cached_bytes(const live_filter *f, uint64_t index);
 
 /* The count at f's header's count offset. */
 uint64_t live_header_count(const live_filter *f, const uint8_t *header);

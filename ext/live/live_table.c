@@ -72,6 +72,7 @@ static void live_table_free(live_table *t) {
         live_cursor_free(t->spare);
         sqlite3_free(t->tokens);
         sqlite3_free(t->name);
+        sqlite3_free(t->base.zErrMsg); /* (one SQLite did not take: an error of xRelease) */
         sqlite3_free(t);
     }
 }
@@ -262,6 +263,10 @@ static int live_probe(live_table *t, live_cursor *c, int *answer) {
 /* live_settle of a scan by candidates: the first at or after candidate_at whose filter the
 ** index answers for, or that a probe finds might hold the key. */
 static int live_settle_candidates(live_table *t, live_cursor *c) {
+    int rc = live_store_load(t->store); /* (read again after a statement failed) */
+    if (rc != SQLITE_OK) {
+        return live_store_error(t, rc);
+    }
     for (; c->candidate_at < c->candidates.count; c->candidate_at++) {
         const live_candidate *at = &c->candidates.items[c->candidate_at];
         live_filter *f = live_filter_by_id(t, at->id);
@@ -271,7 +276,8 @@ static int live_settle_candidates(live_table *t, live_cursor *c) {
         c->current = f;
         c->current_id = f->id;
         c->generation = live_store_generation(t->store);
-        int answer = at->known, rc = answer ? SQLITE_OK : live_probe(t, c, &answer);
+        int answer = at->known && f->index_class != NULL; /* (else changed since: probed) */
+        rc = answer ? SQLITE_OK : live_probe(t, c, &answer);
         if (rc != SQLITE_OK || answer) {
             return rc;
         }

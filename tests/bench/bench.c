@@ -8,11 +8,12 @@
 ** Usage: bloom_bench EXTENSION [--quick] [--dir DIR] [--charts DIR] [TABLE...]
 **
 ** TABLE is any of: core probe build exact forms scale live vacuum scalable
-** countmin cuckoo livetable parquet size (default: all). --quick shrinks the data (no 100M or 10M
-** keys, fewer runs) to check that everything runs. DIR (default .) receives
-** the database files the exact lookups need. --charts DIR (made if missing) receives, as tables
-** 1, 11a and 13 print, their figures as the data files of docs/charts (probe_cost.dat,
-** insert_cost.dat, bits_per_key.dat), which tests/bench/charts.sh draws.
+** countmin cuckoo livetable index parquet size (default: all). --quick shrinks
+** the data (no 100M or 10M keys, fewer runs) to check that everything runs.
+** DIR (default .) receives the database files the exact lookups need. --charts
+** DIR (made if missing) receives, as tables 1, 11a and 13 print, their figures
+** as the data files of docs/charts (probe_cost.dat, insert_cost.dat,
+** bits_per_key.dat), which tests/bench/charts.sh draws.
 */
 #include "bench.h"
 #include "twin.h"
@@ -106,7 +107,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr,
                 "usage: %s EXTENSION [--quick] [--dir DIR] [--charts DIR] [core probe build exact "
-                "forms scale live vacuum scalable countmin cuckoo livetable parquet size]\n",
+                "forms scale live vacuum scalable countmin cuckoo livetable index parquet size]\n",
                 argv[0]);
         return 2;
     }
@@ -164,13 +165,21 @@ int main(int argc, char **argv) {
     static const struct {
         const char *name;
         void (*print)(bench *);
-    } tables[] = {{"core", table_core},           {"probe", table_probe},
-                  {"build", table_build},         {"exact", table_exact},
-                  {"forms", table_forms},         {"scale", table_scale},
-                  {"live", table_live},           {"vacuum", table_vacuum},
-                  {"scalable", table_scalable},   {"countmin", table_countmin},
-                  {"cuckoo", table_cuckoo_slack}, {"livetable", table_live_table},
-                  {"parquet", table_parquet},     {"size", table_size}};
+    } tables[] = {{"core", table_core},
+                  {"probe", table_probe},
+                  {"build", table_build},
+                  {"exact", table_exact},
+                  {"forms", table_forms},
+                  {"scale", table_scale},
+                  {"live", table_live},
+                  {"vacuum", table_vacuum},
+                  {"scalable", table_scalable},
+                  {"countmin", table_countmin},
+                  {"cuckoo", table_cuckoo_slack},
+                  {"livetable", table_live_table},
+                  {"index", table_index},
+                  {"parquet", table_parquet},
+                  {"size", table_size}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (wanted(argc, argv, arg, tables[i].name)) {
             tables[i].print(&b);

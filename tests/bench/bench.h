@@ -206,6 +206,11 @@ void table_vacuum(bench *b);
 
 void table_live_table(bench *b);
 
+/* 11c. The index over many filters of a live table: load, 'optimize' and lookups at 1,000,
+** 10,000 and 100,000 names against a primary-key lookup, the 1,000 names' and the floor of k
+** row reads. */
+void table_index(bench *b);
+
 /* 12. Parquet filters against the floors: probes and builds over 1M TEXT keys. */
 void table_parquet(bench *b);
 

@@ -245,9 +245,38 @@ static void check_refusals(const filter_view *f, const filter_view *g) {
     }
 }
 
+/* The answer of key in f from the bits probe_bits gives (every bit of one way set), as a live
+** table's index gives it; the positions in f's body and the ways within their bounds. */
+static int probe_of_bits(const filter_view *f, key_hash key) {
+    filter_probe_bits bits;
+    uint64_t body_bits = (f->bytes - FILTER_HEADER_BYTES) * 8;
+    int answer = 0;
+    f->kind->probe_bits(f, key, &bits);
+    if (bits.ways < 0 || bits.ways > FILTER_PROBE_WAYS) {
+        fuzz_fail("probe_bits gives %d ways", bits.ways);
+    }
+    for (int w = 0; w < bits.ways; w++) {
+        int all = 1;
+        if (bits.count[w] < 1 || bits.count[w] > FILTER_PROBE_BITS) {
+            fuzz_fail("probe_bits gives %d bits in way %d", bits.count[w], w);
+        }
+        for (int j = 0; j < bits.count[w]; j++) {
+            uint64_t at = bits.position[w][j];
+            if (at >= body_bits) {
+                fuzz_fail("probe_bits gives bit %llu of a body of %llu", (unsigned long long)at,
+                          (unsigned long long)body_bits);
+            }
+            all &= (f->blob[FILTER_HEADER_BYTES + at / 8] >> (at % 8)) & 1;
+        }
+        answer |= all;
+    }
+    return answer;
+}
+
 /*
 ** The operations check_operations checks, each against the oracle's model too: filter_copy;
-** then, key by key, might_contain and might_contain_io (of a kind that probes in place); for a
+** then, key by key, might_contain, might_contain_io (of a kind that probes in place) and the
+** bits of probe_bits (of a kind that probes by bits); for a
 ** kind that removes, remove_io of a key that probes 0 (FILTER_ABSENT, nothing written); for a
 ** kind that adds, add_io, and add on a copy (the same status, and the same bytes when it
 ** succeeds; FILTER_REFUSED, nothing written, only from a kind whose filters hold values of one
@@ -289,6 +318,9 @@ void check_operations(const filter_view *f, const key_hash *keys, size_t count) 
         }
         if (oracle->probe(model, keys[i]) != probe) {
             fuzz_fail("might_contain answers %d, the oracle %d", probe, !probe);
+        }
+        if (kind->probe_bits != NULL && probe_of_bits(&view, keys[i]) != probe) {
+            fuzz_fail("might_contain answers %d, the bits of probe_bits %d", probe, !probe);
         }
         if (removes && !probe &&
             check_io(&t, f, via_io, OP_REMOVE, keys[i], &answer) != FILTER_ABSENT) {

@@ -97,14 +97,16 @@ enum {
     LIVE_DROP_TABLE,
     LIVE_CREATE,      /* parameters */
     LIVE_RENAME,      /* t to t2, or back */
-    LIVE_INTEGRITY,   /* PRAGMA integrity_check, no chunk on an overflow page */
+    LIVE_INTEGRITY,   /* PRAGMA integrity_check, no chunk on an overflow page (bit 7: 'optimize'
+                      ** first, INSERT INTO t(t)) */
     LIVE_SCAN_CHANGE, /* byte (bit 0: remove the key, else drop), key: a scan by key that
                       ** removes the key from each filter, or drops it, as it goes */
     LIVE_OPS
 };
 enum {
     LIVE_SECOND = 128, /* on the second connection: LIVE_ADD, LIVE_ADD_RANGE,
-                       ** LIVE_REMOVE_EVERYWHERE, LIVE_PROBE, LIVE_SNAPSHOT */
+                       ** LIVE_REMOVE_EVERYWHERE, LIVE_PROBE, LIVE_SNAPSHOT; LIVE_INTEGRITY
+                       ** after 'optimize' */
     LIVE_SAVEPOINT_NAMES = 3
 };
 

@@ -7,7 +7,9 @@
 ** Input (see fuzz_shadow.h for the constants, fuzz_input.h for values):
 **   1 byte   configuration: the kind (modulo the kinds a live table takes, in the order of the
 **            table of kinds), pages of 512 or 4,096 bytes, SQLITE_LIMIT_LENGTH 100,000 or
-**            1,000,000
+**            1,000,000, and whether the index is made (INSERT INTO t(t) VALUES ('optimize'))
+**            once the keys are in, so that its rows in t_chunks, at negative ids, are changed
+**            too
 **   then up to MAX_OPS operations, each an opcode byte and its operands (fuzz_shadow.h); the
 **            first connection may also be closed and opened again, to read the rows anew as a
 **            program that opens a crafted file does
@@ -286,8 +288,8 @@ static void use_table(harness *h, unsigned op, fuzz_input *in) {
     }
 }
 
-/* Makes the table of kind on h's first connection, with its keys. */
-static void make_table(harness *h, const filter_kind *kind) {
+/* Makes the table of kind on h's first connection, with its keys, and its index if indexed. */
+static void make_table(harness *h, const filter_kind *kind, int indexed) {
     char sql[SQL_BYTES];
     if (test_kind_of(kind)->builder == BUILT_BY_CMS_BUILD) {
         snprintf(sql, sizeof sql,
@@ -306,6 +308,9 @@ static void make_table(harness *h, const filter_kind *kind) {
         fuzz_db_prepare(h->db, "WITH RECURSIVE k(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM k "
                                "WHERE v < 45) INSERT INTO t(name, key) SELECT 'b', v FROM k"),
         0);
+    if (indexed) {
+        run(h, fuzz_db_prepare(h->db, "INSERT INTO t(t) VALUES ('optimize')"), 0);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -317,7 +322,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     h.db = open_connection(h.limit);
     fuzz_db_exec(h.db, config & SHADOW_SMALL_PAGES ? "PRAGMA page_size = 512"
                                                    : "PRAGMA page_size = 4096");
-    make_table(&h, chosen_kind(config & SHADOW_KIND_MASK));
+    make_table(&h, chosen_kind(config & SHADOW_KIND_MASK), (config & SHADOW_INDEXED) != 0);
     h.writer = open_connection(1000000);
     h.memory_bound = sqlite3_memory_used() + MEMORY_BOUND;
     sqlite3_memory_highwater(1);

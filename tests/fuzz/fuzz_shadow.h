@@ -11,7 +11,8 @@
 enum {
     SHADOW_KIND_MASK = 15,
     SHADOW_SMALL_PAGES = 16, /* pages of 512 bytes (chunks of 448), else 4,096 (4,032) */
-    SHADOW_SMALL_LIMIT = 32  /* SQLITE_LIMIT_LENGTH 100,000, else 1,000,000 */
+    SHADOW_SMALL_LIMIT = 32, /* SQLITE_LIMIT_LENGTH 100,000, else 1,000,000 */
+    SHADOW_INDEXED = 64      /* the index made once the keys are in: its rows, too, to change */
 };
 
 /* The operations: an opcode byte, modulo SHADOW_OPS. The first four are the second

@@ -841,6 +841,36 @@ static void write_live_corpus(const char *dir, const filter *filters, size_t cou
     put_live_op(&s, LIVE_INTEGRITY, 0);
     write_file(dir, "fuzz_live", "count_ends", s.bytes, s.size);
 
+    /* The index over the filters: a Bloom table of several filters, 'optimize', probes by key,
+    ** then keys added to an indexed filter, a filter made, one loaded over another, one of
+    ** another geometry, one dropped, a scan by key that removes, a rollback, the index made
+    ** again and checked, and the table renamed (its command column with it). */
+    s.size = 0;
+    put_u8(&s, live_configuration(1, 0, 0, 0));
+    put_live_parameters(&s, live_choice("blocked"), 200, P_0_01);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_A, 0, 40);
+    put_live_op(&s, LIVE_ADD_RANGE, 3, NAME_B, 30, 40);
+    put_live_op(&s, LIVE_ADD_TWO, 4, NAME_7, KEY_K_BLOB, NAME_2_5, KEY_LONG);
+    put_live_op(&s, LIVE_INTEGRITY | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_PROBE, 3, NAME_A, KEY_1, KEY_K_BLOB);
+    put_live_op(&s, LIVE_ADD, 2, NAME_A, KEY_K);
+    put_live_op(&s, LIVE_ADD, 2, NAME_EMPTY, KEY_2);
+    put_live_load_built(&s, LIVE_REPLACE, NAME_B, live_choice("blocked"), 200, P_0_01, 20);
+    put_live_load_built(&s, LIVE_ABORT, NAME_7_TEXT, live_choice("standard"), 100, P_0_001, 20);
+    put_live_op(&s, LIVE_DROP_FILTER, 1, NAME_2_5);
+    put_live_op(&s, LIVE_PROBE | LIVE_SECOND, 3, NAME_A, KEY_K, KEY_2);
+    put_live_op(&s, LIVE_SCAN_CHANGE, 2, 0, KEY_LONG);
+    put_live_op(&s, LIVE_BEGIN, 0);
+    put_live_op(&s, LIVE_INTEGRITY | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_ADD, 2, NAME_NULL, KEY_1_REAL);
+    put_live_op(&s, LIVE_ROLLBACK, 0);
+    put_live_op(&s, LIVE_INTEGRITY | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_RENAME, 0);
+    put_live_op(&s, LIVE_INTEGRITY | LIVE_SECOND, 0);
+    put_live_op(&s, LIVE_REMOVE_EVERYWHERE, 1, KEY_K);
+    put_live_op(&s, LIVE_SNAPSHOT | LIVE_SECOND, 0);
+    write_file(dir, "fuzz_live", "index", s.bytes, s.size);
+
     /* A table of loaded filters: one built of every kind, keys added to them, a name in use
     ** (an error, ignored, replaced), a copy, a byte changed, cut short and a byte longer. */
     s.size = 0;

@@ -3,7 +3,9 @@
 ** on rows as the table wrote them, then on rows changed one column at a time (a chunk's count at
 ** the largest INTEGER, a chunk's bytes gone, a filter's chunk size, each row of t_config); for
 ** the Bloom kinds, filters whose rows claim about 2^32 chunks, and three that claim the longest
-** BLOB SQLite allows in chunks of 64 bytes, the crafted files a red team made to crash 0.2.0.
+** BLOB SQLite allows in chunks of 64 bytes, the crafted files a red team made to crash 0.2.0;
+** for the kinds the index answers for, its rows changed (a class's head, a group's map, a row
+** of bits, a row at an id of nothing, a row gone).
 */
 #include "bloom_core.h"
 #include "filter_kinds.h"
@@ -11,6 +13,7 @@
 #include "gen_corpus.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The chunk size of a table on pages of 4,096 bytes. */
 #define CHUNK_BYTES 4032u
@@ -109,6 +112,55 @@ static void put_claims(seed *s, unsigned filters, uint64_t body, unsigned chunk_
     put_u8(s, SHADOW_CHECK);
 }
 
+/* Appends SHADOW_SET of the data of the row at place row of t_chunks to size bytes of fill. */
+static void put_set_chunk_data(seed *s, unsigned row, uint8_t fill, size_t size) {
+    uint8_t bytes[128];
+    memset(bytes, fill, size);
+    put_u8(s, SHADOW_SET);
+    put_u8(s, SHADOW_CHUNKS);
+    put_u8(s, row);
+    put_u8(s, 2);
+    put_string(s, FUZZ_BLOB, bytes, size);
+}
+
+/* Appends the statements that read the index: probes, a probe by name, the checks. */
+static void put_index_reads(seed *s) {
+    for (int64_t key = 1; key <= 3; key++) {
+        put_u8(s, SHADOW_PROBE);
+        put_integer(s, FUZZ_INTEGER, key);
+    }
+    put_named(s, SHADOW_PROBE_AT, 2);
+    put_integer(s, FUZZ_INTEGER, 30);
+    put_u8(s, SHADOW_CHECK);
+}
+
+/* Appends changes of the index's rows (the first of t_chunks: the class's head, its map, then
+** its rows of bits), the least harmful first, each read at once and after the table is opened
+** again. */
+static void put_index_changes(seed *s) {
+    put_index_reads(s);
+    put_set_chunk_data(s, 5, 0x00, 1); /* a row of bits of another length */
+    put_index_reads(s);
+    put_u8(s, SHADOW_INSERT); /* a row at an id of no class */
+    put_u8(s, SHADOW_CHUNKS);
+    put_integer(s, FUZZ_INTEGER, -5);
+    put_integer(s, FUZZ_INTEGER, 0);
+    put_string(s, FUZZ_BLOB, "\x01", 1);
+    put_index_reads(s);
+    put_set_chunk_data(s, 1, 0xFF, 12); /* the map: filters that are not */
+    put_u8(s, SHADOW_REOPEN);
+    put_index_reads(s);
+    put_set_chunk_data(s, 0, 0xFF, 80); /* the head: a class of every column */
+    put_u8(s, SHADOW_REOPEN);
+    put_index_reads(s);
+    put_u8(s, SHADOW_DELETE); /* the head gone */
+    put_u8(s, SHADOW_CHUNKS);
+    put_u8(s, 0);
+    put_u8(s, SHADOW_REOPEN);
+    put_index_reads(s);
+    put_statements(s);
+}
+
 void write_shadow_corpus(const char *dir) {
     const filter_kind *kind;
     unsigned choice = 0;
@@ -127,6 +179,13 @@ void write_shadow_corpus(const char *dir) {
         put_changed_rows(&s);
         snprintf(name, sizeof name, "%s-changed-rows", kind->name);
         write_file(dir, "fuzz_shadow", name, s.bytes, s.size);
+        if (kind->probe_bits != NULL) {
+            s.size = 0;
+            put_u8(&s, choice | SHADOW_INDEXED | SHADOW_SMALL_PAGES);
+            put_index_changes(&s);
+            snprintf(name, sizeof name, "%s-index-rows", kind->name);
+            write_file(dir, "fuzz_shadow", name, s.bytes, s.size);
+        }
         if (kind->id == BLOOM_LAYOUT_STANDARD || kind->id == BLOOM_LAYOUT_BLOCKED) {
             s.size = 0;
             put_u8(&s, choice);

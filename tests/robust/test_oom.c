@@ -224,7 +224,7 @@ static int operation_keeps_caches(const operation *op) {
 }
 
 /* Restores every cell the writers in place change, of disk.cells and disk.keyed, from
-** disk.originals, and the filters of the live tables (which empties their caches). */
+** disk.originals, and the filters of the live tables (which empties their caches), indexed. */
 static const char restore_sql[] =
     "UPDATE disk.cells SET f = (SELECT f FROM disk.originals AS o WHERE o.id = cells.id);"
     "UPDATE disk.keyed SET f = (SELECT f FROM disk.originals WHERE id = 1);"
@@ -234,7 +234,8 @@ static const char restore_sql[] =
     "INSERT INTO disk.live(name, filter) SELECT 'scalable', f FROM disk.originals WHERE id = 1;"
     "INSERT INTO disk.live(name, filter) SELECT 'sketch', f FROM disk.originals WHERE id = 4;"
     "INSERT INTO disk.live(name, filter) SELECT 'parquet', f FROM disk.originals WHERE id = 6;"
-    "INSERT INTO disk.live(name, filter) SELECT 'fuse', f FROM disk.originals WHERE id = 7";
+    "INSERT INTO disk.live(name, filter) SELECT 'fuse', f FROM disk.originals WHERE id = 7;"
+    "INSERT INTO disk.live(live) VALUES ('optimize')";
 
 /* Restores the cells of the writers in place (restore_sql), then reads those of op into cells. */
 static void restore_cells(sqlite3 *db, const operation *op, text *cells) {
@@ -542,6 +543,8 @@ static const operation operations[] = {
      "", "SELECT name, hex(filter) FROM disk.live", 1},
     {"live: probe every filter", 0, "SELECT name, count FROM disk.live WHERE key = 'key 1'", "",
      "SELECT hex(filter) FROM disk.live", 0},
+    {"live: optimize", 0, "INSERT INTO disk.live(live) VALUES ('optimize')", "",
+     "SELECT id, hex(data) FROM disk.live_chunks WHERE id < 0", 0},
     {"live: add a key, parquet", 0, "INSERT INTO disk.live(name, key) VALUES ('parquet', 42)", "",
      "SELECT hex(filter) FROM disk.live WHERE name = 'parquet'", 1},
     {"live: refused, a key of another type", 0,
