@@ -303,8 +303,8 @@ static void cms_count_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     filter_view f;
     key_hash key;
-    int read =
-        cms_sketch_only(ctx, "cms_count", sql_read_probe_filter(ctx, "cms_count", argv, &f), &f);
+    int read = cms_sketch_only(ctx, "cms_count",
+                               sql_read_probe_filter(ctx, "cms_count", "sketch", argv, &f), &f);
     if (read == SQL_FILTER_READ && sql_read_key(ctx, argv[1], &f, &key) == SQL_KEY_READ) {
         sqlite3_result_int64(ctx, (sqlite3_int64)countmin_estimate(&f, key));
     }

@@ -21,7 +21,7 @@ static void bloom_might_contain_func(sqlite3_context *ctx, int argc, sqlite3_val
     (void)argc;
     filter_view f;
     key_hash key;
-    if (sql_read_probe_filter(ctx, "bloom_might_contain", argv, &f) != SQL_FILTER_READ ||
+    if (sql_read_probe_filter(ctx, "bloom_might_contain", "filter", argv, &f) != SQL_FILTER_READ ||
         sql_read_key(ctx, argv[1], &f, &key) != SQL_KEY_READ) {
         return;
     }

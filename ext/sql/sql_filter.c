@@ -19,14 +19,22 @@
 ** row. Its one allocation is made on the first row; without it, every row
 ** validates.
 */
-int sql_read_probe_filter(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
-                          filter_view *f) {
+int sql_read_probe_filter(sqlite3_context *ctx, const char *func, const char *noun,
+                          sqlite3_value **argv, filter_view *f) {
     const filter_view *kept = sqlite3_get_auxdata(ctx, 0);
     if (kept != NULL && sqlite3_value_blob(argv[0]) == kept->blob) {
         *f = *kept;
         return SQL_FILTER_READ;
     }
     int read = sql_read_filter_arg(ctx, func, argv[0], argv[1], f);
+    if (read == SQL_FILTER_NULL) {
+        sql_errorf(ctx,
+                   "%s: the %s is NULL, which holds no key: a subquery that found no row (is "
+                   "the name it looks for right?) or a NULL cell (to skip those, test the column "
+                   "IS NOT NULL first)",
+                   func, noun);
+        return SQL_FILTER_ERROR;
+    }
     if (read == SQL_FILTER_READ && sqlite3_value_frombind(argv[0])) {
         filter_view *copy = sqlite3_malloc(sizeof *copy);
         if (copy != NULL) {

@@ -12,9 +12,11 @@
 #include "filter.h"
 
 /* Reads the FILTER argument argv[0] of a probe func(FILTER, KEY), validated once per statement
-** when it is a bound parameter (rule 8 (validation)): sql_read_filter_arg's results. */
-int sql_read_probe_filter(sqlite3_context *ctx, const char *func, sqlite3_value **argv,
-                          filter_view *f);
+** when it is a bound parameter (rule 8 (validation)): SQL_FILTER_READ, or SQL_FILTER_ERROR
+** after setting the error, also for a NULL FILTER (rule 7 (probe)), which noun ("filter",
+** "sketch") names. */
+int sql_read_probe_filter(sqlite3_context *ctx, const char *func, const char *noun,
+                          sqlite3_value **argv, filter_view *f);
 
 /* A copy of f, as this code writes its kind, in memory from sqlite3_malloc64, and in *copy a
 ** view of it. Returns NULL after setting a NOMEM error. */

@@ -93,6 +93,14 @@ static void put_changed_rows(seed *s) {
     }
 }
 
+/* Appends SHADOW_PROBE of the keys 1, 2 and 3. */
+static void put_probes_of_1_to_3(seed *s) {
+    for (int64_t key = 1; key <= 3; key++) {
+        put_u8(s, SHADOW_PROBE);
+        put_integer(s, FUZZ_INTEGER, key);
+    }
+}
+
 /* Appends filters whose rows claim a body of body bytes in chunks of chunk_bytes (the filters at
 ** places 0 to filters - 1; a Bloom kind's m, the header's field 1, to match), then statements. */
 static void put_claims(seed *s, unsigned filters, uint64_t body, unsigned chunk_bytes) {
@@ -102,10 +110,7 @@ static void put_claims(seed *s, unsigned filters, uint64_t body, unsigned chunk_
         put_set_integer(s, SHADOW_FILTERS, row, 4, chunk_bytes);
     }
     put_u8(s, SHADOW_REOPEN);
-    for (int64_t key = 1; key <= 3; key++) {
-        put_u8(s, SHADOW_PROBE);
-        put_integer(s, FUZZ_INTEGER, key);
-    }
+    put_probes_of_1_to_3(s);
     put_named(s, SHADOW_ADD, 0);
     put_integer(s, FUZZ_INTEGER, 5);
     put_u8(s, SHADOW_SNAPSHOT);
@@ -125,10 +130,7 @@ static void put_set_chunk_data(seed *s, unsigned row, uint8_t fill, size_t size)
 
 /* Appends the statements that read the index: probes, a probe by name, the checks. */
 static void put_index_reads(seed *s) {
-    for (int64_t key = 1; key <= 3; key++) {
-        put_u8(s, SHADOW_PROBE);
-        put_integer(s, FUZZ_INTEGER, key);
-    }
+    put_probes_of_1_to_3(s);
     put_named(s, SHADOW_PROBE_AT, 2);
     put_integer(s, FUZZ_INTEGER, 30);
     put_u8(s, SHADOW_CHECK);

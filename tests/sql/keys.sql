@@ -58,9 +58,23 @@ SELECT typeof(code) FROM codes WHERE rowid = 1;
 SELECT bloom_might_contain(f, 42), bloom_might_contain(f, CAST(42 AS TEXT)) FROM (SELECT bloom_build(code, 10, 1e-12) AS f FROM codes);
 -- => 0|1
 
--- Rule 7 (probe): NULL filter or NULL key gives NULL.
-SELECT bloom_might_contain(NULL, 1), bloom_might_contain(bloom_build(1, 10, 0.01), NULL), bloom_might_contain(NULL, NULL);
--- => NULL|NULL|NULL
+-- Rule 7 (probe): a NULL key gives NULL; a NULL filter is an error, which a subquery that finds
+-- no filter gives (a name mistyped), where NULL would make a WHERE drop every row, NOT too.
+SELECT bloom_might_contain(bloom_build(1, 10, 0.01), NULL);
+-- => NULL
+SELECT bloom_might_contain(NULL, 1);
+-- error: bloom_might_contain: the filter is NULL, which holds no key: a subquery that found no row (is the name it looks for right?) or a NULL cell (to skip those, test the column IS NOT NULL first)
+SELECT bloom_might_contain(NULL, NULL);
+-- error: bloom_might_contain: the filter is NULL, which holds no key: a subquery that found no row (is the name it looks for right?) or a NULL cell (to skip those, test the column IS NOT NULL first)
+CREATE TABLE named(name TEXT PRIMARY KEY, f BLOB);
+INSERT INTO named SELECT 'customers', bloom_build(code, 10, 0.01) FROM codes;
+SELECT count(*) FROM codes WHERE NOT bloom_might_contain((SELECT f FROM named WHERE name = 'custmers'), code);
+-- error: bloom_might_contain: the filter is NULL, which holds no key: a subquery that found no row (is the name it looks for right?) or a NULL cell (to skip those, test the column IS NOT NULL first)
+SELECT count(*) FROM codes WHERE bloom_might_contain((SELECT f FROM named WHERE name = 'customers'), code);
+-- => 2
+INSERT INTO named VALUES ('none yet', NULL);
+SELECT name FROM named WHERE f IS NOT NULL AND bloom_might_contain(f, 'x7');
+-- => customers
 
 -- Rule 7 (probe): 100k keys of all four types, and each number also probed as the
 -- other numeric type, never give a false negative.

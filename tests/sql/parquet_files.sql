@@ -82,9 +82,11 @@ WHERE column_path = 'part' AND bloom_might_contain(filter, 2);
 -- @dsnp/parquetjs: bloom_filter_offset without bloom_filter_length (NULL here), the header's
 -- unions empty; the length comes from the header. It hashes a number as its decimal text: its
 -- INT64 filter holds the hashes of '10', '20' and '30', so that it would answer 0 for 30, a
--- value the column holds. That filter is a problem, not a filter.
+-- value the column holds. That filter is a problem, not a filter: its column must be read (a
+-- probe of its NULL filter is an error, rule 7 (probe)).
 SELECT column_path, physical_type, length(filter), bloom_filter_offset, bloom_filter_length,
-       created_by, bloom_might_contain(filter, 'kiwi'), bloom_might_contain(filter, 'pear'), problem
+       created_by, CASE WHEN filter IS NOT NULL THEN bloom_might_contain(filter, 'kiwi') END,
+       CASE WHEN filter IS NOT NULL THEN bloom_might_contain(filter, 'pear') END, problem
 FROM bloom_parquet_filters('parquetjs.parquet');
 -- => name|BYTE_ARRAY|1088|330|NULL|@dsnp/parquetjs|1|0|NULL
 -- => quantity|INT64|NULL|1364|NULL|@dsnp/parquetjs|NULL|NULL|written by @dsnp/parquetjs, which hashes a number as its decimal text, not as Parquet's plain encoding: its filter would miss values the column holds

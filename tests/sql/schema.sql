@@ -40,10 +40,9 @@ SELECT email FROM candidates WHERE bloom_might_contain(filter, email) = 1;
 SELECT * FROM log ORDER BY email;
 -- => bob@example.com|1
 -- => kim@example.com|0
--- (SQLite 3.31's message names the table, not the constraint.)
---! since 3.40.0
+-- A row without a filter: the probe of the CHECK constraint refuses it (rule 7 (probe)).
 INSERT INTO candidates(email, filter) VALUES ('x@example.com', NULL);
--- error CONSTRAINT: CHECK constraint failed: bloom_might_contain(filter, email) IS NOT NULL
+-- error: bloom_might_contain: the filter is NULL, which holds no key: a subquery that found no row (is the name it looks for right?) or a NULL cell (to skip those, test the column IS NOT NULL first)
 -- integrity_check recomputes the index expression for every row.
 PRAGMA integrity_check;
 -- => ok
