@@ -132,15 +132,18 @@ static void live_index_read_fast(live_store *s, sqlite3_int64 id, uint8_t *buf, 
     }
 }
 
-/* ANDs row id (bytes long; absent: all 0) into acc, 1 into *any when a bit of acc is left set;
-** row is room for bytes. SQLITE_OK, or the error of the read. */
+/* ANDs row id (bytes long; absent: all 0) into acc, or copies it there when first, 1 into *any
+** when a bit of acc is left set; row is room for bytes. SQLITE_OK, or the error of the read. */
 static int live_index_and(live_store *s, sqlite3_int64 id, uint8_t *acc, uint8_t *row, size_t bytes,
-                          int *any) {
+                          int first, int *any) {
     int read;
-    live_index_read_fast(s, id, row, bytes, &read);
+    live_index_read_fast(s, id, first ? acc : row, bytes, &read);
     if (read) {
-        live_index_and_row(acc, row, bytes, any);
+        live_index_and_row(acc, first ? acc : row, bytes, any); /* (first: *any alone) */
         return SQLITE_OK;
+    }
+    if (first) {
+        memset(acc, 0xFF, bytes); /* (what a failed read left in it) */
     }
     sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_READ);
     sqlite3_bind_int64(stmt, 1, id);
@@ -407,11 +410,10 @@ static int live_index_match(live_store *s, const live_index_class *c, uint64_t g
     size_t bytes = live_index_row_bytes(c, g);
     int rc = SQLITE_OK;
     for (int w = 0; rc == SQLITE_OK && w < pb->ways; w++) {
-        memset(w == 0 ? acc : way, 0xFF, bytes); /* the first way ANDs into acc itself */
-        int any = 1;
+        int any = 1; /* (the first way ANDs into acc itself) */
         for (int i = 0; rc == SQLITE_OK && any && i < pb->count[w]; i++) {
             rc = live_index_and(s, live_index_row(c->id, g, pb->position[w][i]), w == 0 ? acc : way,
-                                row, bytes, &any);
+                                row, bytes, i == 0, &any);
         }
         for (size_t b = 0; w > 0 && any && b < bytes; b++) {
             acc[b] |= way[b];

@@ -181,6 +181,16 @@ live_filter *live_store_filter_at(const live_store *s, size_t i) {
 
 size_t live_store_position(const live_store *s, sqlite3_int64 id) {
     size_t low = 0, high = s->filter_count;
+    if (high > 0 && id >= s->filters[0]->id) {
+        /* Ids increase by 1 but where a filter was dropped: id's place is at most its distance
+        ** from the first, and most often that (a search of 100,000 filters reads 17 of them, each
+        ** a miss of the CPU's caches). */
+        uint64_t most = (uint64_t)(id - s->filters[0]->id);
+        if (most < high && s->filters[most]->id == id) {
+            return (size_t)most;
+        }
+        high = most < high ? (size_t)most + 1 : high;
+    }
     while (low < high) {
         size_t middle = low + (high - low) / 2;
         if (s->filters[middle]->id < id) {

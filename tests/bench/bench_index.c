@@ -89,8 +89,9 @@ static double timed_primary(bench *lb, sqlite3_stmt *stmt, sqlite3_int64 names, 
     return (now() - start) / probes;
 }
 
-/* Seconds k reads of random rows of slices (rows of names bits) through one BLOB handle moved
-** from row to row: the least a lookup that reads k rows of a bit a filter can cost. */
+/* Seconds k reads of random rows of slices (rows rows of names bits: as many rows, of as many
+** bytes, as the index holds) through one BLOB handle moved from row to row: the least a lookup
+** that reads k rows of a bit a filter can cost. */
 static double timed_floor(bench *lb, sqlite3_int64 rows, int k, int probes) {
     sqlite3_blob *blob = NULL;
     uint64_t state = 5, sum = 0;
@@ -121,7 +122,7 @@ static double timed_floor(bench *lb, sqlite3_int64 rows, int k, int probes) {
 
 /* Loads names names of KEYS_A_NAME keys into a live table of a new database, makes its index
 ** and times its lookups against their floors, runs times in turns. */
-static index_run index_measure(bench *b, sqlite3_int64 names, int probes, int k) {
+static index_run index_measure(bench *b, sqlite3_int64 names, int probes, int k, sqlite3_int64 m) {
     char *path, *wal;
     bench lb = open_bench_file(b, "bench_index.db", &path, &wal);
     index_run run = {.names = names};
@@ -148,8 +149,8 @@ static index_run index_measure(bench *b, sqlite3_int64 names, int probes, int k)
         (double)fetch_int(&lb, "SELECT sum(length(data)) FROM parts_chunks WHERE id < 0") / 1e6;
     char *catalog = format("INSERT INTO catalog %s SELECT i - 1, 'part-' || (i - 1) FROM s "
                            "WHERE i <= %lld; INSERT INTO slices %s SELECT i, randomblob(%lld) "
-                           "FROM s WHERE i <= 256;",
-                           cte, (long long)names, cte, (long long)(names + 7) / 8);
+                           "FROM s WHERE i <= %lld;",
+                           cte, (long long)names, cte, (long long)(names + 7) / 8, (long long)m);
     exec(&lb, catalog);
     truncate_wal(&lb, wal);
     /* A page cache that holds the index and the filters' list, read once beforehand. */
@@ -158,12 +159,12 @@ static index_run index_measure(bench *b, sqlite3_int64 names, int probes, int k)
     sqlite3_stmt *primary = prepare_index(&lb, "SELECT name FROM catalog WHERE id = ?1");
     sqlite3_int64 missed, false_names, total_missed = 0;
     (void)timed_lookups(&lb, lookup, names, probes, &missed, &false_names);
-    (void)timed_floor(&lb, 256, k, probes);
+    (void)timed_floor(&lb, m, k, probes);
     double lookups[LIVE_RUNS_MAX], primaries[LIVE_RUNS_MAX], floors[LIVE_RUNS_MAX];
     for (int r = 0; r < runs; r++) {
         lookups[r] = timed_lookups(&lb, lookup, names, probes, &missed, &false_names);
         primaries[r] = timed_primary(&lb, primary, names, probes);
-        floors[r] = timed_floor(&lb, 256, k, probes);
+        floors[r] = timed_floor(&lb, m, k, probes);
         total_missed += missed;
     }
     run.lookup = median(lookups, runs);
@@ -211,11 +212,15 @@ void table_index(bench *b) {
     const int probes = b->quick ? 400 : 2000;
     char *k_sql = format("SELECT json_extract(bloom_info(bloom_empty(%d, %g, 'blocked')), '$.k')",
                          INDEX_N, INDEX_P);
+    char *m_sql = format("SELECT json_extract(bloom_info(bloom_empty(%d, %g, 'blocked')), '$.m')",
+                         INDEX_N, INDEX_P);
     const int k = (int)fetch_int(b, k_sql);
+    const sqlite3_int64 m = fetch_int(b, m_sql);
     sqlite3_free(k_sql);
+    sqlite3_free(m_sql);
     index_run runs[INDEX_SIZES];
     for (int i = 0; i < INDEX_SIZES; i++) {
-        runs[i] = index_measure(b, sizes[i], probes, k);
+        runs[i] = index_measure(b, sizes[i], probes, k, m);
     }
     printf("\n### 11c. The index over many filters of a live table\n\n");
     printf("A live table `parts` of 'blocked' filters for n = %d at p = %g, a name each %d keys "
@@ -226,17 +231,19 @@ void table_index(bench *b) {
            "that did not) and half absent (their names are false). Against: a primary-key lookup "
            "`SELECT name FROM catalog WHERE id = ?1` of an ordinary table of the same database, "
            "and the floor of any index read by rows: %d reads (the filters' k) of random rows of a "
-           "bit a name (%s) through one BLOB handle moved from row to row. The page cache holds "
+           "table of %lld rows (the filters' m) of a bit a name (%s) through one BLOB handle moved "
+           "from row to row. The page cache holds "
            "the index (`PRAGMA cache_size = -1000000`, read once before); the cold column is a "
            "new connection with SQLite's default cache of 2 MB. Median of %d runs, in turns; the "
            "load and 'optimize' once.\n\n",
            INDEX_N, INDEX_P, KEYS_A_NAME, KEYS_A_NAME, KEYS_A_NAME, KEYS_A_NAME - 1, probes, k,
-           "names / 8 bytes", b->runs < LIVE_RUNS_MAX ? b->runs : LIVE_RUNS_MAX);
+           (long long)m, "names / 8 bytes", b->runs < LIVE_RUNS_MAX ? b->runs : LIVE_RUNS_MAX);
     printf("| names | load, µs a key | load / 1,000 names' | optimize, s | optimize / load | "
            "index, MB | lookup, µs | primary key, µs | lookup / primary key | lookup / 1,000 "
-           "names' | floor (k rows), µs | lookup / floor | cold cache, µs | without the index, "
+           "names' | floor (k rows), µs | floor / 1,000 names' | lookup / floor | cold cache, µs | "
+           "without the index, "
            "µs | false names a lookup (2 N p + 0.5) | missed |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < INDEX_SIZES; i++) {
         const index_run *r = &runs[i];
         char unindexed[32] = "";
@@ -245,12 +252,12 @@ void table_index(bench *b) {
         }
         double load_seconds = r->load * (double)(r->names * KEYS_A_NAME);
         printf("| %lld | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f | "
-               "%.2f | %.0f | %s | %.2f (%.1f) | %lld |\n",
+               "%.2f | %.2f | %.0f | %s | %.2f (%.1f) | %lld |\n",
                (long long)r->names, r->load * 1e6, r->load / runs[0].load, r->optimize,
                r->optimize / load_seconds, r->index_megabytes, r->lookup * 1e6, r->primary * 1e6,
                r->lookup / r->primary, r->lookup / runs[0].lookup, r->floor * 1e6,
-               r->lookup / r->floor, r->cold * 1e6, unindexed, r->false_names,
-               2 * (double)r->names * INDEX_P + 0.5, (long long)r->missed);
+               r->floor / runs[0].floor, r->lookup / r->floor, r->cold * 1e6, unindexed,
+               r->false_names, 2 * (double)r->names * INDEX_P + 0.5, (long long)r->missed);
         if (r->missed != 0) {
             die(b, "a lookup missed the name of a key it holds");
         }
