@@ -119,12 +119,23 @@ static const char *filter_kinds_doing(filter_ability ability) {
     return "";
 }
 
+/* What a filter of kind is called in messages (its noun). */
+static const char *filter_kinds_noun(const filter_kind *kind) {
+    return kind->noun != NULL ? kind->noun : "filter";
+}
+
 void filter_kind_refusal(const filter_kind *kind, filter_ability ability, char *why) {
     const filter_kind *able[sizeof filter_kinds / sizeof filter_kinds[0]];
     size_t count = 0, used;
-    for (size_t i = 0; filter_kind_at(i) != NULL; i++) {
-        if (filter_kind_can(filter_kind_at(i), ability)) {
-            able[count++] = filter_kind_at(i);
+    /* The kinds that can, of the same noun (a filter is not told to build a sketch) when there
+    ** are any. */
+    for (int same_noun = 1; same_noun >= 0 && count == 0; same_noun--) {
+        for (size_t i = 0; filter_kind_at(i) != NULL; i++) {
+            const filter_kind *other = filter_kind_at(i);
+            if (filter_kind_can(other, ability) &&
+                (!same_noun || strcmp(filter_kinds_noun(other), filter_kinds_noun(kind)) == 0)) {
+                able[count++] = other;
+            }
         }
     }
     /* A kind that never adds is built once from all its keys (rule 30 (static filters)). */
@@ -143,11 +154,6 @@ void filter_kind_refusal(const filter_kind *kind, filter_ability ability, char *
     if (used < FILTER_WHY_MAX) {
         snprintf(why + used, FILTER_WHY_MAX - used, " filter to %s", filter_kinds_doing(ability));
     }
-}
-
-/* What a filter of kind is called in messages (its noun). */
-static const char *filter_kinds_noun(const filter_kind *kind) {
-    return kind->noun != NULL ? kind->noun : "filter";
 }
 
 filter_status filter_compatible(const filter_view *a, const filter_view *b, char *why) {

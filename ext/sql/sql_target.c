@@ -342,7 +342,17 @@ static int target_check_table(sqlite3_context *ctx, const char *func, stored_tar
         return 0;
     }
     if (c.count == 0) {
-        target_error(ctx, func, t, SQLITE_ERROR, "no such table: %s.%s", t->schema, t->table);
+        stored_target temp = *t;
+        temp.schema = "temp";
+        int in_temp = strcmp(t->schema, "main") == 0 && target_read_columns(ctx, func, &temp, &c) &&
+                      c.count > 0;
+        if (in_temp) {
+            target_error(ctx, func, t, SQLITE_ERROR,
+                         "no such table: %s.%s; a TEMP table has that name: name it 'temp.%s'",
+                         t->schema, t->table, t->table);
+        } else {
+            target_error(ctx, func, t, SQLITE_ERROR, "no such table: %s.%s", t->schema, t->table);
+        }
         return 0;
     }
     if (!c.has_column) {

@@ -183,7 +183,8 @@ static const struct {
 
 /* The refusal of kind for abilities[a], as the errors of docs/functions.md give it: "a 'NAME'
 ** filter cannot DOING; build a 'K1', 'K2' or 'K3' filter to DOING", the kinds that can in the
-** order of the table; for a kind that adds nothing after it is built (rule 30 (static
+** order of the table (those of kind's noun when any can: a filter is not told to build a
+** sketch); for a kind that adds nothing after it is built (rule 30 (static
 ** filters)), "a 'NAME' filter cannot DOING: it is built once from all its keys; build it again,
 ** or build a ..." ("build it from both sets of keys" for a merge). Cut as FILTER_WHY_MAX cuts. */
 static void expected_refusal(const filter_kind *kind, size_t a, char *out) {
@@ -198,13 +199,20 @@ static void expected_refusal(const filter_kind *kind, size_t a, char *out) {
                                  abilities[a].ability == FILTER_MERGES ? "from both sets of keys"
                                                                        : "again");
     }
-    size_t able = 0, count = 0;
-    for (size_t i = 0; i < FILTER_KIND_COUNT; i++) {
-        count += filter_kind_can(filter_kind_at(i), abilities[a].ability);
-    }
+    /* The kinds that can, those of kind's noun ("filter", "sketch") when there are any. */
+    const char *noun = kind->noun != NULL ? kind->noun : "filter";
+    size_t able = 0, count = 0, same = 0;
     for (size_t i = 0; i < FILTER_KIND_COUNT; i++) {
         const filter_kind *other = filter_kind_at(i);
-        if (filter_kind_can(other, abilities[a].ability)) {
+        int can = filter_kind_can(other, abilities[a].ability);
+        count += can;
+        same += can && strcmp(other->noun != NULL ? other->noun : "filter", noun) == 0;
+    }
+    count = same > 0 ? same : count;
+    for (size_t i = 0; i < FILTER_KIND_COUNT; i++) {
+        const filter_kind *other = filter_kind_at(i);
+        if (filter_kind_can(other, abilities[a].ability) &&
+            (same == 0 || strcmp(other->noun != NULL ? other->noun : "filter", noun) == 0)) {
             able++;
             used += (size_t)snprintf(text + used, sizeof text - used, "%s'%s'",
                                      able == 1       ? ""

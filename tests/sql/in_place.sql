@@ -83,7 +83,7 @@ INSERT INTO scratch VALUES (bloom_empty(100, 0.01, 'blocked'));
 SELECT bloom_add_in_place('temp.scratch', 'f', 1, 42), bloom_might_contain_in_place('temp.scratch', 'f', 1, 42.0);
 -- => 1|1
 SELECT bloom_add_in_place('scratch', 'f', 1, 42);
--- error: bloom_add_in_place: cannot update main.scratch.f: no such table: main.scratch
+-- error: bloom_add_in_place: cannot update main.scratch.f: no such table: main.scratch; a TEMP table has that name: name it 'temp.scratch'
 ATTACH ':memory:' AS side;
 CREATE TABLE side.filters(filter BLOB);
 INSERT INTO side.filters VALUES (bloom_empty(100, 0.01));

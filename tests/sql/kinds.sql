@@ -236,10 +236,10 @@ WHERE a.name = 'standard' AND b.name = 'blocked';
 -- A kind that does not merge is refused as such beside another kind, whichever comes first.
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'standard' AND b.name = 'fuse';
--- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge with another
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with another
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'fuse' AND b.name = 'parquet';
--- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge with another
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with another
 
 -- Rule 19 (in place): the keys added one by one where the filter is stored give the bytes
 -- bloom_build gives, and a probe there answers as bloom_might_contain, present or absent. (A
@@ -319,13 +319,13 @@ SELECT bloom_remove_in_place('stored', 'f', rowid, 'text:key 2') FROM stored WHE
 -- Rule 30 (static filters): a static kind's filter is not added to, removed from or merged,
 -- copied or where it is stored, nor made empty: each says it is built once from all its keys.
 SELECT bloom_add(f, 1) FROM built WHERE name = 'fuse';
--- error: bloom_add: a 'fuse' filter cannot add keys: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to add keys
+-- error: bloom_add: a 'fuse' filter cannot add keys: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to add keys
 SELECT bloom_remove(f, 1) FROM built WHERE name = 'fuse';
 -- error: bloom_remove: a 'fuse' filter cannot remove keys: it is built once from all its keys; build it again, or build a 'counting' or 'cuckoo' filter to remove keys
 SELECT bloom_union(f) FROM built WHERE name = 'fuse';
--- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge with another
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with another
 SELECT bloom_add_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'fuse';
--- error: bloom_add_in_place: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to add keys where it is stored
+-- error: bloom_add_in_place: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to add keys where it is stored
 SELECT bloom_remove_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'fuse';
 -- error: bloom_remove_in_place: a 'fuse' filter cannot remove keys: it is built once from all its keys; build it again, or build a 'counting' or 'cuckoo' filter to remove keys
 SELECT bloom_empty(2000, 0.01, 'fuse');

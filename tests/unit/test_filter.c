@@ -340,23 +340,23 @@ void test_kind_refusal(void) {
     } refusals[] = {
         {FILTER_ADDS, "a 'test' filter cannot add keys: it is built once from all its keys; build "
                       "it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', "
-                      "'scalable', 'countmin' or 'parquet' filter to add keys"},
+                      "'scalable' or 'parquet' filter to add keys"},
         {FILTER_ADDS_IN_PLACE,
          "a 'test' filter cannot add keys where it is stored: it is built once from all its keys; "
-         "build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', "
-         "'countmin' or 'parquet' filter to add keys where it is stored"},
+         "build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or "
+         "'parquet' filter to add keys where it is stored"},
         {FILTER_REMOVES, "a 'test' filter cannot remove keys: it is built once from all its keys; "
                          "build it again, or build a 'counting' or 'cuckoo' filter to remove keys"},
         {FILTER_MERGES, "a 'test' filter cannot merge with another: it is built once from all its "
                         "keys; build it from both sets of keys, or build a 'standard', 'blocked', "
-                        "'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to "
-                        "merge with another"},
+                        "'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with "
+                        "another"},
         {FILTER_GROWS, "a 'test' filter cannot grow: it is built once from all its keys; build it "
                        "again, or build a 'scalable' filter to grow"},
         {FILTER_PROBES_IN_PLACE,
          "a 'test' filter cannot be probed where it is stored: it is built once from all its "
          "keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', "
-         "'scalable', 'countmin', 'parquet' or 'fuse' filter to be probed where it is stored"},
+         "'scalable', 'parquet' or 'fuse' filter to be probed where it is stored"},
     };
     char why[FILTER_WHY_MAX];
     filter_kind_refusal(&bloom_standard_kind, FILTER_REMOVES, why);
@@ -453,8 +453,8 @@ void test_compatible_needs_merge(void) {
         filter_kind_refusal(&unable, FILTER_MERGES, refusal);
         CHECK_STR(why, refusal);
         CHECK_STR(why, "a 'test' filter cannot merge with another; build a 'standard', 'blocked', "
-                       "'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge "
-                       "with another");
+                       "'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with "
+                       "another");
     }
     filter_view a = {&kind, 1, 1, KEY_HASH_XXH3_128, NULL, 0}, b = a;
     compatible_calls = 0;

@@ -33,8 +33,8 @@ void test_fuse_kind(void) {
     filter_kind_refusal(&fuse_kind, FILTER_MERGES, why);
     CHECK_STR(why, "a 'fuse' filter cannot merge with another: it is built once from all its "
                    "keys; build it from both sets of keys, or build a 'standard', 'blocked', "
-                   "'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet' filter to merge "
-                   "with another");
+                   "'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with "
+                   "another");
 }
 
 /* Section 4.8's sizing: f the fewest bits with 2^-f <= p; segments of 2^s slots; about 1.13 f
