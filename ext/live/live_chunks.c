@@ -29,15 +29,21 @@ static uint32_t live_entry_home(const live_store *s, sqlite3_int64 id) {
 }
 
 /* The slot of f's chunk index, NULL when the cache does not hold that chunk. */
-static live_slot *live_slot_of(const live_filter *f, uint64_t index) {
+static inline live_slot *live_slot_of(live_filter *f, uint64_t index) {
     live_store *s = f->store;
+    if (f->last_slot != NULL && f->last_index == index && f->last_moved == s->entries_moved) {
+        return f->last_slot;
+    }
     if (s->entries == NULL || index >= ((uint64_t)1 << LIVE_CHUNK_BITS)) {
         return NULL;
     }
     sqlite3_int64 id = live_first_chunk(f->id) + (sqlite3_int64)index;
     for (uint32_t at = live_entry_home(s, id);; at = (at + 1) & s->entry_mask) {
         if (s->entries[at].id == id) {
-            return &s->entries[at].slot;
+            f->last_slot = &s->entries[at].slot;
+            f->last_index = index;
+            f->last_moved = s->entries_moved;
+            return f->last_slot;
         }
         if (s->entries[at].id == 0) {
             return NULL;
@@ -69,6 +75,7 @@ static int live_entries_reserve(live_store *s) {
     memset(grown, 0, grown_places * sizeof *grown);
     live_entry *old = s->entries;
     s->entries = grown;
+    s->entries_moved++;
     s->entry_mask = (uint32_t)(grown_places - 1);
     for (uint64_t i = 0; i < places; i++) {
         if (old[i].id != 0) {
@@ -82,6 +89,7 @@ static int live_entries_reserve(live_store *s) {
 /* Takes slot out of the index, moving back the entries after it that searches would no
 ** longer find (and telling their chunks). */
 static void live_entry_remove(live_store *s, live_slot *slot) {
+    s->entries_moved++;
     uint32_t hole =
         (uint32_t)((live_entry *)((uint8_t *)slot - offsetof(live_entry, slot)) - s->entries);
     for (uint32_t at = (hole + 1) & s->entry_mask; s->entries[at].id != 0;
@@ -433,8 +441,7 @@ static int live_io_access(live_filter *f, uint64_t offset, uint8_t *read_into,
 
 /* The slot of the cached chunk that holds all of f's n bytes at offset, their place in it in
 ** *within; NULL when they are not all in one chunk of the body, or it is not cached. */
-static live_slot *live_slot_holding(const live_filter *f, uint64_t offset, uint32_t n,
-                                    uint32_t *within) {
+static live_slot *live_slot_holding(live_filter *f, uint64_t offset, uint32_t n, uint32_t *within) {
     if (offset < FILTER_HEADER_BYTES || offset + n > f->view.bytes) {
         return NULL;
     }

@@ -356,6 +356,9 @@ int live_index_present(const live_store *s) {
 }
 
 int live_index_forget(live_store *s, live_filter *f) {
+    if (s->index.read && f->index_class == NULL) {
+        return SQLITE_OK; /* (an add's common case: nothing to forget) */
+    }
     int rc = live_index_load(s);
     live_index_class *c = f->index_class;
     if (rc != SQLITE_OK || c == NULL) {

@@ -95,15 +95,6 @@ int live_write(live_store *s, sqlite3_stmt *stmt, sqlite3_int64 *rowid) {
     return live_statement_done(s, stmt, step);
 }
 
-/* The first row id of filter id's chunks, and the last. */
-sqlite3_int64 live_first_chunk(sqlite3_int64 id) {
-    return id << LIVE_CHUNK_BITS;
-}
-
-sqlite3_int64 live_last_chunk(sqlite3_int64 id) {
-    return (id << LIVE_CHUNK_BITS) | (((sqlite3_int64)1 << LIVE_CHUNK_BITS) - 1);
-}
-
 /* The number of chunks of f at its length (below 2^25: live_filter_make). */
 uint64_t live_chunk_count(const live_filter *f) {
     return (f->view.bytes - FILTER_HEADER_BYTES + f->chunk_bytes - 1) / f->chunk_bytes;
@@ -117,11 +108,6 @@ uint32_t live_chunk_length(const live_filter *f, uint64_t index) {
 
 uint32_t live_chunk_cached_bytes(const live_filter *f, uint64_t index) {
     return f->view.kind->grow_size != NULL ? f->chunk_bytes : live_chunk_length(f, index);
-}
-
-/* The count at f's header's count offset. */
-uint64_t live_header_count(const live_filter *f, const uint8_t *header) {
-    return le_load64(header + f->view.kind->count_offset);
 }
 
 /* The result of a check of f that answered status (why its reason): SQLITE_OK, the store's

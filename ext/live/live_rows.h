@@ -10,6 +10,7 @@
 #include "sql_api.h"
 
 #include "filter.h"
+#include "little_endian.h"
 
 #include <stdint.h>
 
@@ -42,6 +43,10 @@ typedef struct live_filter {
     filter_view view; /* of header; bytes the filter's length */
     struct live_store *store;
     uint32_t chunks_cached; /* how many of its chunks the store's cache holds */
+    /* The slot of its chunk last_index, found last, while the store's entries_moved is
+    ** last_moved: an add reads and writes a line of one chunk, each a search for its slot. */
+    struct live_slot *last_slot;
+    uint64_t last_index, last_moved;
     /* The class of the index whose column index_column holds its bits; NULL: none does (not
     ** indexed, or changed since: it is probed itself). */
     struct live_index_class *index_class;
@@ -178,8 +183,9 @@ struct live_store {
     uint64_t cached_bytes;
     live_entry *entries;
     uint32_t entry_mask;
-    uint32_t hand;     /* the clock's, in cached */
-    live_dirty *dirty; /* the chunks made dirty since the last flush (some written since) */
+    uint64_t entries_moved; /* how often entries moved (a filter's last slot found is then stale) */
+    uint32_t hand;          /* the clock's, in cached */
+    live_dirty *dirty;      /* the chunks made dirty since the last flush (some written since) */
     uint32_t dirty_count;
     size_t dirty_capacity;
     int headers_changed; /* a filter's header row may need writing */
@@ -219,10 +225,15 @@ int live_statement_done(live_store *s, sqlite3_stmt *stmt, int rc);
 ** rowid stays the user's (the rowid stmt inserted into *rowid, if not NULL). */
 int live_write(live_store *s, sqlite3_stmt *stmt, sqlite3_int64 *rowid);
 
-/* The first row id of filter id's chunks, and the last. */
-sqlite3_int64 live_first_chunk(sqlite3_int64 id);
+/* The first row id of filter id's chunks, and the last (inline: an add or a probe asks for
+** them at every line it reads). */
+static inline sqlite3_int64 live_first_chunk(sqlite3_int64 id) {
+    return id << LIVE_CHUNK_BITS;
+}
 
-sqlite3_int64 live_last_chunk(sqlite3_int64 id);
+static inline sqlite3_int64 live_last_chunk(sqlite3_int64 id) {
+    return (id << LIVE_CHUNK_BITS) | (((sqlite3_int64)1 << LIVE_CHUNK_BITS) - 1);
+}
 
 /* The number of chunks of f at its length (below 2^25: live_filter_make). */
 uint64_t live_chunk_count(const live_filter *f);
@@ -235,7 +246,9 @@ uint32_t live_chunk_length(const live_filter *f, uint64_t index);
 uint32_t live_chunk_cached_bytes(const live_filter *f, uint64_t index);
 
 /* The count at f's header's count offset. */
-uint64_t live_header_count(const live_filter *f, const uint8_t *header);
+static inline uint64_t live_header_count(const live_filter *f, const uint8_t *header) {
+    return le_load64(header + f->view.kind->count_offset);
+}
 
 /* The result of a check of f that answered status (why its reason): SQLITE_OK, the store's
 ** error of a read, or SQLITE_CORRUPT_VTAB naming f. */
