@@ -83,7 +83,8 @@ class PythonClient(unittest.TestCase):
         self.assertEqual(self.probe(bloom_filter, b"\x00\x01"), 1)
         self.assertEqual(self.probe(bloom_filter, 1.5), 1)
         self.assertIsNone(self.probe(bloom_filter, None))
-        self.assertIsNone(self.probe(None, 42))
+        with self.assertRaisesRegex(sqlite3.OperationalError, "the filter is NULL"):
+            self.probe(None, 42)  # None is NULL: no filter, an error rather than no answer
 
     def test_probe_a_table_with_a_bound_filter(self):
         bloom_filter = build(self.conn, KEYS)
