@@ -4,16 +4,16 @@
 -- the same bits, read another way, false positives included. Changes after it, and a table
 -- opened again, keep that so.
 CREATE TABLE numbers(value INTEGER PRIMARY KEY);
-INSERT INTO numbers WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < 6000)
+INSERT INTO numbers WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < 3000)
   SELECT v FROM n;
--- Keys of each SQLite type: 1..3000 are added, 3001..6000 are not.
+-- Keys of each SQLite type: 1..1500 are added, 1501..3000 are not.
 CREATE TABLE probes(v);
 INSERT INTO probes SELECT CASE value % 4 WHEN 0 THEN value WHEN 1 THEN 'k' || value
   WHEN 2 THEN value * 0.5 ELSE CAST('b' || value AS BLOB) END FROM numbers;
 CREATE VIRTUAL TABLE parts USING bloom(kind = 'blocked', n = 30, p = 0.01);
-INSERT INTO parts(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 3000;
+INSERT INTO parts(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 1500;
 SELECT count(*) FROM parts;
--- => 101
+-- => 51
 -- Each probe's names, by key (the index when there is one) and by every filter probed.
 CREATE VIEW answers AS SELECT rowid AS probe, v,
   (SELECT group_concat(name) FROM (SELECT name FROM parts WHERE key = v ORDER BY name)) AS by_key,
@@ -22,11 +22,11 @@ CREATE VIEW answers AS SELECT rowid AS probe, v,
   FROM probes;
 CREATE VIEW checked AS SELECT count(*) AS probes,
   sum(by_key IS NOT by_filter) AS differ,
-  sum(by_key IS NULL AND probe <= 3000) AS missed,
-  sum(by_key IS NOT NULL AND probe > 3000) > 20 AS false_positives_seen
+  sum(by_key IS NULL AND probe <= 1500) AS missed,
+  sum(by_key IS NOT NULL AND probe > 1500) > 5 AS false_positives_seen
   FROM answers;
 SELECT * FROM checked;
--- => 6000|0|0|1
+-- => 3000|0|0|1
 
 -- Made: its rows are rows of parts_chunks at negative ids, and the storage version is 2.
 INSERT INTO parts(parts) VALUES ('optimize');
@@ -35,7 +35,7 @@ SELECT count(*) > 0 FROM parts_chunks WHERE id < 0;
 SELECT value FROM parts_config WHERE key = 'version';
 -- => 2
 SELECT * FROM checked;
--- => 6000|0|0|1
+-- => 3000|0|0|1
 -- A lookup by key and name, and a lookup of names, go as before.
 SELECT count(*) FROM parts WHERE name = 'p3' AND key = 'k97';
 -- => 1
@@ -49,33 +49,33 @@ SELECT parts FROM parts WHERE name = 'p0';
 -- => NULL
 INSERT INTO parts(parts) VALUES ('OPTIMIZE');
 SELECT * FROM checked;
--- => 6000|0|0|1
+-- => 3000|0|0|1
 
 -- Changes after it: keys added to a filter (its column stale), a new filter, a filter loaded
 -- over one, a filter loaded of another geometry, filters deleted.
-INSERT INTO parts(name, key) SELECT 'p7', v FROM probes WHERE rowid BETWEEN 3001 AND 3010;
-INSERT INTO parts(name, key) SELECT 'new', v FROM probes WHERE rowid BETWEEN 3011 AND 3040;
+INSERT INTO parts(name, key) SELECT 'p7', v FROM probes WHERE rowid BETWEEN 1501 AND 1510;
+INSERT INTO parts(name, key) SELECT 'new', v FROM probes WHERE rowid BETWEEN 1511 AND 1540;
 INSERT OR REPLACE INTO parts(name, filter) SELECT 'p8', bloom_build(v, 30, 0.01, 'blocked')
-  FROM probes WHERE rowid BETWEEN 3041 AND 3070;
+  FROM probes WHERE rowid BETWEEN 1541 AND 1570;
 INSERT INTO parts(name, filter) SELECT 'wide', bloom_build(v, 1000, 0.001, 'blocked')
-  FROM probes WHERE rowid BETWEEN 3071 AND 3500;
+  FROM probes WHERE rowid BETWEEN 1571 AND 1750;
 DELETE FROM parts WHERE name IN ('p9', 'p10');
-SELECT count(*) FROM parts WHERE name = 'p7' AND key = 'k3005';
+SELECT count(*) FROM parts WHERE name = 'p7' AND key = 'k1505';
 -- => 1
-SELECT name FROM parts WHERE key = 'k3021';
+SELECT name FROM parts WHERE key = 'k1521';
 -- => new
-SELECT count(*) FROM parts WHERE name = 'p8' AND key = 'k3045';
+SELECT count(*) FROM parts WHERE name = 'p8' AND key = 'k1545';
 -- => 1
-SELECT count(*) FROM parts WHERE name = 'wide' AND key = 'k3401';
+SELECT count(*) FROM parts WHERE name = 'wide' AND key = 'k1701';
 -- => 1
 SELECT count(*) FROM parts WHERE name = 'p9';
 -- => 0
 CREATE VIEW checked_now AS SELECT count(*) AS probes,
   sum(by_key IS NOT by_filter) AS differ,
-  sum(by_key IS NULL AND probe <= 3500 AND probe NOT BETWEEN 240 AND 329) AS missed
+  sum(by_key IS NULL AND probe <= 1750 AND probe NOT BETWEEN 240 AND 329) AS missed
   FROM answers;
 SELECT * FROM checked_now;
--- => 6000|0|0
+-- => 3000|0|0
 -- In a transaction, rolled back: the index as it was.
 BEGIN;
 INSERT INTO parts(name, key) VALUES ('p1', 'only in the transaction');
@@ -86,22 +86,22 @@ ROLLBACK;
 SELECT count(*) FROM parts WHERE key = 'only in the transaction';
 -- => 0
 SELECT * FROM checked_now;
--- => 6000|0|0
+-- => 3000|0|0
 -- Opened again: the stale columns read from their rows, the filters of no column found again.
 --! reopen
 SELECT * FROM checked_now;
--- => 6000|0|0
+-- => 3000|0|0
 -- Made again: two geometries, two classes; the same answers.
 INSERT INTO parts(parts) VALUES ('optimize');
 SELECT * FROM checked_now;
--- => 6000|0|0
+-- => 3000|0|0
 SAVEPOINT made;
 INSERT INTO parts(parts) VALUES ('optimize');
 ROLLBACK TO made;
 RELEASE made;
 --! reopen
 SELECT * FROM checked_now;
--- => 6000|0|0
+-- => 3000|0|0
 SELECT value FROM parts_config WHERE key = 'version';
 -- => 2
 
@@ -113,7 +113,7 @@ INSERT INTO parts(parts) VALUES (1);
 INSERT INTO parts(parts, name) VALUES ('optimize', 'p1');
 -- error: parts: a command is given alone: INSERT INTO parts(parts) VALUES ('optimize')
 SELECT * FROM checked_now;
--- => 6000|0|0
+-- => 3000|0|0
 
 -- A range of names narrows a lookup (a window of days); a DELETE of a range expires names.
 SELECT name FROM parts WHERE key = 'k97' AND name >= 'p3';
