@@ -142,11 +142,11 @@ CREATE VIRTUAL TABLE k_parquet USING bloom(kind = 'parquet', n = 100, p = 0.01);
 CREATE VIRTUAL TABLE k_counting USING bloom(kind = 'counting', n = 100, p = 0.01);
 CREATE VIRTUAL TABLE k_cuckoo USING bloom(kind = 'cuckoo', n = 100, p = 0.01);
 CREATE VIRTUAL TABLE k_scalable USING bloom(kind = 'scalable', n = 20, p = 0.01);
-INSERT INTO k_standard(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 600;
-INSERT INTO k_parquet(name, key) SELECT 'p' || (rowid / 30), typeof(v) || ':' || v FROM probes WHERE rowid <= 600;
-INSERT INTO k_counting(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 600;
-INSERT INTO k_cuckoo(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 600;
-INSERT INTO k_scalable(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 600;
+INSERT INTO k_standard(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 300;
+INSERT INTO k_parquet(name, key) SELECT 'p' || (rowid / 30), typeof(v) || ':' || v FROM probes WHERE rowid <= 300;
+INSERT INTO k_counting(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 300;
+INSERT INTO k_cuckoo(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 300;
+INSERT INTO k_scalable(name, key) SELECT 'p' || (rowid / 30), v FROM probes WHERE rowid <= 300;
 INSERT INTO k_standard(k_standard) VALUES ('optimize');
 INSERT INTO k_parquet(k_parquet) VALUES ('optimize');
 INSERT INTO k_counting(k_counting) VALUES ('optimize');
@@ -171,8 +171,8 @@ SELECT sum((SELECT group_concat(name) FROM (SELECT name FROM k_standard WHERE ke
            (SELECT group_concat(name) FROM (SELECT name FROM k_cuckoo WHERE bloom_might_contain(filter, v) ORDER BY name))),
        sum((SELECT group_concat(name) FROM (SELECT name FROM k_scalable WHERE key = v ORDER BY name)) IS NOT
            (SELECT group_concat(name) FROM (SELECT name FROM k_scalable WHERE bloom_might_contain(filter, v) ORDER BY name))),
-       sum(rowid <= 600 AND NOT EXISTS (SELECT 1 FROM k_standard WHERE key = v))
-  FROM probes WHERE rowid <= 1200;
+       sum(rowid <= 300 AND NOT EXISTS (SELECT 1 FROM k_standard WHERE key = v))
+  FROM probes WHERE rowid <= 600;
 -- => 0|0|0|0|0|0
 
 -- Checked: PRAGMA integrity_check compares every column that answers with its filter (SQLite
