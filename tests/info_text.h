@@ -1,7 +1,7 @@
 /*
 ** info_text.h: bloom_info's JSON as a reader without SQLite writes it: filter_info
-** (ext/core/filter_info.h) through an info_sink that formats with the C library, into a text.h
-** string. For the tests that hold the core's JSON to what its readers write (tests/unit's
+** (ext/core/filter_info.h) through an info_sink into a text.h string. For the tests that hold the
+*core's JSON to what its readers write (tests/unit's
 ** test_filter.c, tests/fuzz/fuzz_wasm_reader.c).
 */
 #ifndef BLOOM_TEST_INFO_TEXT_H
@@ -21,27 +21,9 @@ static inline void info_text_text(info_sink *sink, const char *s) {
     text_append(&((info_text *)sink)->out, s, strlen(s));
 }
 
-/* Appends v in decimal. */
-static inline void info_text_count(info_sink *sink, uint64_t v) {
-    char s[24];
-    snprintf(s, sizeof s, "%llu", (unsigned long long)v);
-    info_text_text(sink, s);
-}
-
-/* Appends v with 15 significant digits, or decimals digits after the point. */
-static inline void info_text_real(info_sink *sink, double v, int decimals) {
-    char s[400];
-    if (decimals < 0) {
-        snprintf(s, sizeof s, "%.15g", v);
-    } else {
-        snprintf(s, sizeof s, "%.*f", decimals, v);
-    }
-    info_text_text(sink, s);
-}
-
 /* An info_text with no text yet (free its out.data when done). */
 static inline info_text info_text_new(void) {
-    info_text t = {{info_text_text, info_text_count, info_text_real, 0}, {0}};
+    info_text t = {{info_text_text, 0}, {0}};
     return t;
 }
 

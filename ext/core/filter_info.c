@@ -4,6 +4,7 @@
 #include "filter_info.h"
 
 #include "key_hash.h"
+#include "real_text.h"
 
 #include <math.h>
 
@@ -36,13 +37,22 @@ void filter_info(const filter_view *f, info_sink *sink) {
 }
 
 void info_count(info_sink *sink, const char *name, uint64_t v) {
+    char text[21]; /* 2^64 - 1 has 20 digits */
+    size_t at = sizeof text - 1;
+    text[at] = '\0';
+    do {
+        text[--at] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
     info_name(sink, name);
-    sink->count(sink, v);
+    sink->text(sink, text + at);
 }
 
 void info_real(info_sink *sink, const char *name, double v) {
+    char text[REAL_TEXT_SIZE];
+    real_text_significant(text, sizeof text, v, 15);
     info_name(sink, name);
-    sink->real(sink, v, -1);
+    sink->text(sink, text);
 }
 
 void info_estimate(info_sink *sink, const char *name, double v) {
@@ -50,8 +60,10 @@ void info_estimate(info_sink *sink, const char *name, double v) {
         info_null(sink, name);
         return;
     }
+    char text[REAL_TEXT_SIZE];
+    real_text_fixed(text, sizeof text, v, 1);
     info_name(sink, name);
-    sink->real(sink, v, 1);
+    sink->text(sink, text);
 }
 
 void info_string(info_sink *sink, const char *name, const char *v) {

@@ -2,7 +2,7 @@
 ** filter_info.h: the JSON text of bloom_info (rule 11 (info)), written by the
 ** core for every reader of the format: each kind writes its own fields (its
 ** info slot, filter.h) through these helpers into an info_sink, which only
-** appends text and numbers. The SQL side's sink is an sqlite3_str
+** appends text. The SQL side's sink is an sqlite3_str
 ** (sql_json.c), the WebAssembly reader's a buffer (wasm_reader.c): both write
 ** the same fields in the same order from the same code.
 */
@@ -13,15 +13,11 @@
 
 #include <stdint.h>
 
-/* Where the text goes: three ways to append, and where in the JSON the next value is. */
+/* Where the text goes: a way to append it, and where in the JSON the next value is. Numbers
+** are written here (real_text.h), so that every sink gets the same text. */
 typedef struct info_sink {
     /* Appends text, NUL-terminated, as it is. */
     void (*text)(struct info_sink *sink, const char *text);
-    /* Appends v in decimal. */
-    void (*count)(struct info_sink *sink, uint64_t v);
-    /* Appends v, finite, in decimal with at most decimals digits after the point when
-    ** decimals >= 0, or with 15 significant digits when decimals < 0. */
-    void (*real)(struct info_sink *sink, double v, int decimals);
     /* Set by the helpers below: 1 right after an opening { or [, where the next value needs no
     ** comma before it. */
     int first;
@@ -37,10 +33,12 @@ void filter_info(const filter_view *f, info_sink *sink);
 /* A count. */
 void info_count(info_sink *sink, const char *name, uint64_t v);
 
-/* A real with 15 significant digits, which read back as the double written. */
+/* A real with 15 significant digits, ties away from zero, as SQLite's %!.15g writes it:
+** "0.01", "1.0", "1.0e-05". */
 void info_real(info_sink *sink, const char *name, double v);
 
-/* An estimate with one decimal, or null when infinite (nothing to estimate from). */
+/* An estimate with one decimal, ties away from zero, or null when infinite (nothing to
+** estimate from). */
 void info_estimate(info_sink *sink, const char *name, double v);
 
 /* A string, without escapes (the core's names need none), or null when v is NULL. */

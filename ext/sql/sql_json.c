@@ -18,23 +18,8 @@ static void sql_json_text(info_sink *sink, const char *text) {
     sqlite3_str_appendall(((sql_json_sink *)sink)->json, text);
 }
 
-/* The info_sink's count, in decimal. */
-static void sql_json_count(info_sink *sink, uint64_t v) {
-    sqlite3_str_appendf(((sql_json_sink *)sink)->json, "%llu", (unsigned long long)v);
-}
-
-/* The info_sink's real: %!.15g (a point always shown) or a fixed count of decimals. */
-static void sql_json_real(info_sink *sink, double v, int decimals) {
-    sqlite3_str *json = ((sql_json_sink *)sink)->json;
-    if (decimals < 0) {
-        sqlite3_str_appendf(json, "%!.15g", v);
-    } else {
-        sqlite3_str_appendf(json, "%.*f", decimals, v);
-    }
-}
-
 void sql_json_info(sqlite3_str *json, const filter_view *f) {
-    sql_json_sink out = {{sql_json_text, sql_json_count, sql_json_real, 0}, json};
+    sql_json_sink out = {{sql_json_text, 0}, json};
     filter_info(f, &out.sink);
 }
 

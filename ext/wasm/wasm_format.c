@@ -1,23 +1,16 @@
 /*
 ** wasm_format.c: snprintf and vsnprintf without stdio. See wasm_format.h.
 **
-** A double is written from its exact decimal value: m 2^e, with m < 2^53, is
-** the integer m 2^e when e >= 0, and m 5^-e divided by 10^-e when e < 0, so
-** its digits come from a big integer in base 10^9 (at most 767 digits, for the
-** smallest subnormal), and are rounded at the place the conversion asks for,
-** to nearest with ties to even.
+** A double is written from its exact decimal value (real_text.h), rounded at
+** the place the conversion asks for, to nearest with ties to even.
 */
 #include "wasm_format.h"
+
+#include "real_text.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-enum {
-    WASM_FORMAT_LIMBS = 90,                         /* base-10^9 limbs of 767 digits, and more */
-    WASM_FORMAT_DIGITS = WASM_FORMAT_LIMBS * 9 + 1, /* decimal digits of those limbs */
-    WASM_FORMAT_LIMB = 1000000000                   /* a limb's base */
-};
 
 /* The flags of one conversion. */
 enum {
@@ -54,124 +47,10 @@ static void wasm_format_write(wasm_format_out *out, const char *text, size_t len
     }
 }
 
-/* A decimal number: digits[0..count) with no leading or trailing zero (none for 0), the value
-** 0.d0 d1 d2... times 10^point. */
-typedef struct wasm_format_decimal {
-    char digits[WASM_FORMAT_DIGITS];
-    int count;
-    int point;
-} wasm_format_decimal;
-
-/* Multiplies the count limbs at limb by factor (< 2^32), growing count by the carry. */
-static void wasm_format_multiply(uint32_t *limb, int *count, uint32_t factor) {
-    uint64_t carry = 0;
-    for (int i = 0; i < *count; i++) {
-        uint64_t t = (uint64_t)limb[i] * factor + carry;
-        limb[i] = (uint32_t)(t % WASM_FORMAT_LIMB);
-        carry = t / WASM_FORMAT_LIMB;
-    }
-    while (carry != 0) {
-        limb[(*count)++] = (uint32_t)(carry % WASM_FORMAT_LIMB);
-        carry /= WASM_FORMAT_LIMB;
-    }
-}
-
-/* The exact decimal value of |v|, a finite double, into *d. */
-static void wasm_format_exact(double v, wasm_format_decimal *d) {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    int biased = (int)(bits >> 52 & 0x7FF);
-    uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
-    int e = biased == 0 ? -1074 : biased - 1075;
-    if (biased != 0) {
-        m |= UINT64_C(1) << 52;
-    }
-    d->count = 0;
-    d->point = 0;
-    if (m == 0) {
-        return;
-    }
-    while ((m & 1) == 0 && e < 0) {
-        m >>= 1;
-        e++;
-    }
-    uint32_t limb[WASM_FORMAT_LIMBS];
-    int limbs = 0;
-    for (; m != 0; m /= WASM_FORMAT_LIMB) {
-        limb[limbs++] = (uint32_t)(m % WASM_FORMAT_LIMB);
-    }
-    for (int left = e; left > 0; left -= 29) { /* times 2^e, 2^29 at a time */
-        wasm_format_multiply(limb, &limbs, UINT32_C(1) << (left < 29 ? left : 29));
-    }
-    for (int left = -e; left > 0; left -= 13) { /* times 5^-e, 5^13 at a time */
-        uint32_t factor = 1;
-        for (int i = 0; i < (left < 13 ? left : 13); i++) {
-            factor *= 5;
-        }
-        wasm_format_multiply(limb, &limbs, factor);
-    }
-    for (int i = limbs - 1; i >= 0; i--) {
-        char nine[9];
-        for (int j = 8; j >= 0; j--) {
-            nine[j] = (char)('0' + limb[i] % 10);
-            limb[i] /= 10;
-        }
-        for (int j = 0; j < 9; j++) {
-            if (d->count > 0 || nine[j] != '0') {
-                d->digits[d->count++] = nine[j];
-            }
-        }
-    }
-    d->point = d->count + (e < 0 ? e : 0);
-    while (d->digits[d->count - 1] == '0') {
-        d->count--;
-    }
-}
-
-/* Rounds *d to its first keep digits (keep may be 0 or less: the rounding place lies before
-** them), to nearest, ties to even. */
-static void wasm_format_round(wasm_format_decimal *d, int keep) {
-    if (keep >= d->count) {
-        return;
-    }
-    int up = 0;
-    if (keep >= 0) {
-        char next = d->digits[keep];
-        int odd = keep > 0 && (d->digits[keep - 1] - '0') % 2 == 1;
-        up = next > '5' || (next == '5' && (keep + 1 < d->count || odd));
-    }
-    d->count = keep > 0 ? keep : 0;
-    if (up) {
-        int i = d->count - 1;
-        while (i >= 0 && d->digits[i] == '9') {
-            i--;
-        }
-        if (i < 0) { /* 99.9 becomes 100, or a rounding place before the digits reached 1 */
-            d->digits[0] = '1';
-            d->count = 1;
-            d->point = keep > 0 ? d->point + 1 : d->point - keep + 1;
-        } else {
-            d->digits[i]++;
-            d->count = i + 1;
-        }
-    }
-    while (d->count > 0 && d->digits[d->count - 1] == '0') {
-        d->count--;
-    }
-    if (d->count == 0) {
-        d->point = 0;
-    }
-}
-
-/* Digit i of d, counted from its first (0 past its ends). */
-static char wasm_format_digit(const wasm_format_decimal *d, int i) {
-    return i >= 0 && i < d->count ? d->digits[i] : '0';
-}
-
 /* Writes d to out (NULL: counts only) in fixed notation with precision fraction digits, or in
 ** exponent notation ('e' or 'E' in exponent) with precision digits after the first; the point
 ** when there are fraction digits or alt. Returns the length. */
-static size_t wasm_format_digits(wasm_format_out *out, const wasm_format_decimal *d, int precision,
+static size_t wasm_format_digits(wasm_format_out *out, const real_decimal *d, int precision,
                                  char exponent, int alt) {
     wasm_format_out counter = {NULL, 0, 0};
     wasm_format_out *to = out != NULL ? out : &counter;
@@ -181,38 +60,25 @@ static size_t wasm_format_digits(wasm_format_out *out, const wasm_format_decimal
             wasm_format_put(to, '0');
         }
         for (int i = 0; i < d->point; i++) {
-            wasm_format_put(to, wasm_format_digit(d, i));
+            wasm_format_put(to, real_decimal_digit(d, i));
         }
         if (precision > 0 || alt) {
             wasm_format_put(to, '.');
         }
         for (int i = 0; i < precision; i++) {
-            wasm_format_put(to, wasm_format_digit(d, d->point + i));
+            wasm_format_put(to, real_decimal_digit(d, d->point + i));
         }
     } else {
         int power = d->count == 0 ? 0 : d->point - 1;
-        wasm_format_put(to, wasm_format_digit(d, 0));
+        wasm_format_put(to, real_decimal_digit(d, 0));
         if (precision > 0 || alt) {
             wasm_format_put(to, '.');
         }
         for (int i = 1; i <= precision; i++) {
-            wasm_format_put(to, wasm_format_digit(d, i));
+            wasm_format_put(to, real_decimal_digit(d, i));
         }
-        wasm_format_put(to, exponent);
-        wasm_format_put(to, power < 0 ? '-' : '+');
-        unsigned magnitude = (unsigned)(power < 0 ? -power : power);
-        char text[4];
-        int length = 0;
-        do {
-            text[length++] = (char)('0' + magnitude % 10);
-            magnitude /= 10;
-        } while (magnitude != 0);
-        if (length < 2) {
-            text[length++] = '0';
-        }
-        while (length > 0) {
-            wasm_format_put(to, text[--length]);
-        }
+        char text[8];
+        wasm_format_write(to, text, real_text_exponent(text, exponent, power));
     }
     return to->length - start;
 }
@@ -220,8 +86,8 @@ static size_t wasm_format_digits(wasm_format_out *out, const wasm_format_decimal
 /* Writes prefix and a body of body bytes, which write_body puts (called with out, or with NULL
 ** to count) padded to width as the flags say: zeros between them when zero_pad. */
 static void wasm_format_padded(wasm_format_out *out, int flags, int width, const char *prefix,
-                               size_t body, int zero_pad, const char *text,
-                               const wasm_format_decimal *d, int precision, char exponent) {
+                               size_t body, int zero_pad, const char *text, const real_decimal *d,
+                               int precision, char exponent) {
     size_t length = strlen(prefix) + body;
     size_t pad = width > 0 && (size_t)width > length ? (size_t)width - length : 0;
     if (!(flags & WASM_FORMAT_LEFT) && !zero_pad) {
@@ -255,22 +121,22 @@ static void wasm_format_double(wasm_format_out *out, double v, char conversion, 
         wasm_format_padded(out, flags & ~WASM_FORMAT_ZERO, width, sign, 3, 0, text, NULL, 0, 0);
         return;
     }
-    wasm_format_decimal d;
-    wasm_format_exact(v, &d);
+    real_decimal d;
+    real_decimal_of(v, &d);
     if (precision < 0) {
         precision = 6;
     }
     char exponent = 0;
     if (conversion == 'f') {
-        wasm_format_round(&d, d.point + precision);
+        real_decimal_round(&d, d.point + precision, REAL_TIES_EVEN);
     } else if (conversion == 'e' || conversion == 'E') {
-        wasm_format_round(&d, precision + 1);
+        real_decimal_round(&d, precision + 1, REAL_TIES_EVEN);
         exponent = conversion;
     } else { /* g, G: precision significant digits, fixed for a power from -4 to precision - 1 */
         if (precision == 0) {
             precision = 1;
         }
-        wasm_format_round(&d, precision);
+        real_decimal_round(&d, precision, REAL_TIES_EVEN);
         int power = d.count == 0 ? 0 : d.point - 1;
         if (power >= -4 && power < precision) {
             precision -= power + 1;

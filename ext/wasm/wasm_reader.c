@@ -16,9 +16,6 @@
 #include "filter_info.h"
 #include "filter_kinds.h"
 #include "key_hash.h"
-#include "wasm_format.h"
-
-#include <stdarg.h>
 
 /* The filter the last wasm_reader_open accepted, and the message of the last it refused. */
 static filter_view wasm_reader_filter;
@@ -80,50 +77,21 @@ typedef struct wasm_reader_json {
     size_t length;
 } wasm_reader_json;
 
-/* Appends the text of format and its arguments, as much as fits. */
-static void wasm_reader_appendf(info_sink *sink, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void wasm_reader_appendf(info_sink *sink, const char *format, ...) {
-    wasm_reader_json *json = (wasm_reader_json *)sink;
-    size_t room = json->length < json->capacity ? json->capacity - json->length : 0;
-    va_list args;
-    va_start(args, format);
-    int written =
-        wasm_format_vsnprintf(room > 0 ? json->at + json->length : NULL, room, format, args);
-    va_end(args);
-    if (written > 0) {
-        json->length += (size_t)written;
-    }
-}
-
-/* The info_sink's text: appended as it is. */
+/* The info_sink's text: as much of it as fits with a NUL after it, all of it counted. */
 static void wasm_reader_text(info_sink *sink, const char *text) {
-    wasm_reader_appendf(sink, "%s", text);
-}
-
-/* The info_sink's count, in decimal. */
-static void wasm_reader_count(info_sink *sink, uint64_t v) {
-    wasm_reader_appendf(sink, "%llu", (unsigned long long)v);
-}
-
-/* The info_sink's real: 15 significant digits, or a fixed count of decimals. */
-static void wasm_reader_real(info_sink *sink, double v, int decimals) {
-    if (decimals < 0) {
-        wasm_reader_appendf(sink, "%.15g", v);
-    } else {
-        wasm_reader_appendf(sink, "%.*f", decimals, v);
+    wasm_reader_json *json = (wasm_reader_json *)sink;
+    for (; *text != '\0'; text++, json->length++) {
+        if (json->length + 1 < json->capacity) {
+            json->at[json->length] = *text;
+        }
     }
 }
 
 WASM_READER_EXPORT(info) uint32_t wasm_reader_info(wasm_address offset, uint32_t capacity) {
-    wasm_reader_json json = {{wasm_reader_text, wasm_reader_count, wasm_reader_real, 0},
-                             (char *)(uintptr_t)offset,
-                             capacity,
-                             0};
+    wasm_reader_json json = {{wasm_reader_text, 0}, (char *)(uintptr_t)offset, capacity, 0};
     filter_info(&wasm_reader_filter, &json.sink);
+    if (capacity > 0) {
+        json.at[json.length < capacity ? json.length : capacity - 1] = '\0';
+    }
     return (uint32_t)json.length;
 }

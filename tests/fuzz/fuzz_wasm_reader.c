@@ -23,8 +23,8 @@
 ** the key SQL would hold (a number: an INTEGER when it is integral in the
 ** 64-bit range, else a REAL; a type other than TEXT: a BLOB); a format whose
 ** text or length is not the C library's; info other than filter_info's JSON
-** through a sink that formats with the C library (the same fields, to the
-** byte), a length other than the whole text's whatever the room, a buffer not
+** through a sink of its own (the same fields, to the byte), a length other than the whole text's
+*whatever the room, a buffer not
 ** holding as much of the text as fits then a NUL; any out-of-bounds access
 ** (AddressSanitizer).
 */
@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Checks wasm_reader_info against filter_info's JSON as the C library formats it, into rooms
+/* Checks wasm_reader_info against filter_info's JSON through a sink of the test's, into rooms
 ** of every size that can go wrong, each a buffer of exactly that size. */
 static void check_info(const filter_view *f) {
     info_text want = info_text_new();

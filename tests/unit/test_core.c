@@ -34,6 +34,9 @@ int main(int argc, char **argv) {
     test_container_helpers();
     test_filter_io();
     test_filter_info();
+    test_real_decimal();
+    test_real_text_significant();
+    test_real_text_fixed();
 
     test_sizing_formulas();
     test_sizing_anchors();

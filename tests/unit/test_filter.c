@@ -113,7 +113,7 @@ void test_filter_info(void) {
     }
     info_list_end(&out.sink);
     info_flag(&out.sink, "l", 0);
-    CHECK_STR(out.out.data, "\"a\":18446744073709551615,\"b\":0.1,\"c\":null,\"d\":2.2,\"e\":null,"
+    CHECK_STR(out.out.data, "\"a\":18446744073709551615,\"b\":0.1,\"c\":null,\"d\":2.3,\"e\":null,"
                             "\"f\":\"x\",\"g\":true,\"h\":[],\"i\":[{\"j\":0,\"k\":null},"
                             "{\"j\":1,\"k\":null}],\"l\":false");
 
@@ -127,8 +127,8 @@ void test_filter_info(void) {
     CHECK_STR(out.out.data,
               "{\"format_version\":1,\"min_reader_version\":1,\"layout\":\"standard\","
               "\"hash\":\"xxh3-128\",\"k\":7,\"m\":192,\"bytes\":88,\"n\":20,\"p\":0.01,"
-              "\"keys_added\":0,\"bits_set\":0,\"fill_ratio\":0,\"estimated_keys\":0.0,"
-              "\"estimated_keys_error\":0.0,\"estimated_fp_rate\":0,\"over_capacity\":false}");
+              "\"keys_added\":0,\"bits_set\":0,\"fill_ratio\":0.0,\"estimated_keys\":0.0,"
+              "\"estimated_keys_error\":0.0,\"estimated_fp_rate\":0.0,\"over_capacity\":false}");
     free(out.out.data);
 }
 

@@ -203,6 +203,11 @@ void test_container_helpers(void);
 void test_filter_io(void);
 void test_filter_info(void);
 
+/* test_real_text.c */
+void test_real_decimal(void);
+void test_real_text_significant(void);
+void test_real_text_fixed(void);
+
 /* test_bloom.c */
 void test_sizing_formulas(void);
 void test_sizing_anchors(void);

@@ -227,6 +227,16 @@ test('every kind: info() is bloom_info', () => {
   for (const [label, filter] of FILTERS) {
     assert.deepStrictEqual(openFilter(filter).info(), sqlInfo(filter), label);
   }
+  // A real whose 15th digit is a tie (655.25 / 2^16), rounded away from zero by both (the C
+  // library's printf rounds it to even: 0.00999832153320312); estimates of one decimal too.
+  const tie = db.prepare('SELECT bloom_empty(100, 0.009998321533203125) AS f').get().f;
+  assert.strictEqual(sqlInfo(tie).p, 0.00999832153320313);
+  assert.deepStrictEqual(openFilter(tie).info(), sqlInfo(tie));
+  for (let keys = 1; keys <= 40; keys++) {
+    const { f } = db.prepare(`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s
+      WHERE i < ${keys}) SELECT bloom_build(i, 8, 0.25) AS f FROM s`).get();
+    assert.deepStrictEqual(openFilter(f).info(), sqlInfo(f), `${keys} keys`);
+  }
 });
 
 test('keys: SQL equality, and what is no SQL value', () => {
