@@ -192,6 +192,10 @@ typedef struct filter_kind {
     ** ("INT64", "FIXED_LEN_BYTE_ARRAY(16)"), written to buf (FILTER_TYPE_TEXT_MAX bytes) or a
     ** constant; returned. NULL: every key can be added. */
     const char *(*value_type)(const filter_view *f, char *buf);
+    /* Optional, with value_type: NULL when key (hashed by f's hash_key) has an SQL type some
+    ** value of f's type has, else how to give a value of it ("a DATE column holds ..."): a probe
+    ** by bloom_might_contain is then an error that says so, not a 0 (rule 27). */
+    const char *(*probe_advice)(const filter_view *f, key_hash key);
     /* Writes the kind's fields of bloom_info into sink with filter_info.h's helpers, after the
     ** prelude's: the header, then what the body measures. */
     void (*info)(const filter_view *f, struct info_sink *sink);

@@ -25,7 +25,13 @@ static void bloom_might_contain_func(sqlite3_context *ctx, int argc, sqlite3_val
         sql_read_key(ctx, argv[1], &f, &key) != SQL_KEY_READ) {
         return;
     }
-    sqlite3_result_int(ctx, f.kind->might_contain(&f, key));
+    int answer = f.kind->might_contain(&f, key);
+    char why[FILTER_REFUSAL_MAX];
+    if (!answer && filter_probe_refused(&f, key, sqlite3_value_type(argv[1]), why)) {
+        sql_error_probe_refused(ctx, "bloom_might_contain", argv[1], why);
+        return;
+    }
+    sqlite3_result_int(ctx, answer);
 }
 
 /* bloom_add and bloom_remove: a copy of FILTER with KEY added, or removed when removing

@@ -82,7 +82,9 @@ static void bloom_might_contain_in_place_func(sqlite3_context *ctx, int argc,
     (void)argc;
     stored_filter s;
     key_value value;
+    key_hash key;
     int answer = 0;
+    char why[FILTER_REFUSAL_MAX];
     const char *func = "bloom_might_contain_in_place";
     if (sql_read_key_value(ctx, argv[KEY_ARGUMENT], &value) != SQL_KEY_READ ||
         !stored_open(ctx, func, argv, 0, &s)) {
@@ -91,9 +93,11 @@ static void bloom_might_contain_in_place_func(sqlite3_context *ctx, int argc,
     filter_io io = stored_io(&s);
     if (!filter_kind_can(s.view.kind, FILTER_PROBES_IN_PLACE)) {
         sql_error_cannot(ctx, func, s.view.kind, FILTER_PROBES_IN_PLACE);
-    } else if (s.view.kind->might_contain_io(&s.view, &io, filter_hash_key(&s.view, &value),
+    } else if (s.view.kind->might_contain_io(&s.view, &io, key = filter_hash_key(&s.view, &value),
                                              &answer) != FILTER_OK) {
         stored_io_error(&s);
+    } else if (!answer && filter_probe_refused(&s.view, key, value.type, why)) {
+        sql_error_probe_refused(ctx, func, argv[KEY_ARGUMENT], why);
     } else {
         sqlite3_result_int(ctx, answer);
     }

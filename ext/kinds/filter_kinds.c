@@ -124,6 +124,20 @@ static const char *filter_kinds_noun(const filter_kind *kind) {
     return kind->noun != NULL ? kind->noun : "filter";
 }
 
+int filter_probe_refused(const filter_view *f, key_hash key, int key_tag, char *why) {
+    static const char *const tag_names[] = {"a value", "INTEGER", "REAL", "TEXT", "BLOB"};
+    const char *advice = f->kind->probe_advice != NULL ? f->kind->probe_advice(f, key) : NULL;
+    if (advice == NULL) {
+        return 0;
+    }
+    const char *key_type =
+        key_tag >= KEY_TAG_INTEGER && key_tag <= KEY_TAG_BLOB ? tag_names[key_tag] : tag_names[0];
+    char type[FILTER_TYPE_TEXT_MAX];
+    snprintf(why, FILTER_REFUSAL_MAX, "is %s, and no %s is a value of the filter's type, %s (%s)",
+             key_type, key_type, f->kind->value_type(f, type), advice);
+    return 1;
+}
+
 void filter_kind_refusal(const filter_kind *kind, filter_ability ability, char *why) {
     const filter_kind *able[sizeof filter_kinds / sizeof filter_kinds[0]];
     size_t count = 0, used;

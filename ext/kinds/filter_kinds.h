@@ -58,6 +58,14 @@ int filter_kind_can(const filter_kind *kind, filter_ability ability);
 ** remove keys". */
 void filter_kind_refusal(const filter_kind *kind, filter_ability ability, char *why);
 
+enum { FILTER_REFUSAL_MAX = 512 }; /* buffer size for filter_probe_refused's text */
+
+/* Whether f refuses a probe of key (hashed by filter_hash_key) that answered 0, key_tag the SQL
+** type it was read from (KEY_TAG_*): when f's kind gives probe_advice for it, writes to why
+** (FILTER_REFUSAL_MAX bytes) "is TEXT, and no TEXT is a value of the filter's type, INT32
+** (ADVICE)", for "FUNC: the key KEY " to go before, and returns 1; else 0. */
+int filter_probe_refused(const filter_view *f, key_hash key, int key_tag, char *why);
+
 /* The hash of key in f: by its kind's hash_key, or by the hash of its prelude. Inline: it runs on
 ** every row of a probe. */
 static inline key_hash filter_hash_key(const filter_view *f, const key_value *key) {

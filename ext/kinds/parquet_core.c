@@ -35,7 +35,9 @@ enum {
 enum {
     KEY_TYPE_MASK = 0xFF,
     KEY_NOT_A_VALUE = 1 << 8, /* no value of the filter's type equals the key */
-    KEY_ZERO = 1 << 9         /* a floating-point zero: the other zero's hash is also the key's */
+    KEY_ZERO = 1 << 9,        /* a floating-point zero: the other zero's hash is also the key's */
+    KEY_OTHER_CLASS = 1 << 10 /* not a value, by its SQL type: a TEXT or BLOB for a number type,
+                                 a number for a type of bytes */
 };
 
 /* The spec's eight odd constants: word j of a key's block has bit (x * salt[j]) >> 27 set,
@@ -362,10 +364,22 @@ static key_hash parquet_hash_floating(parquet_type type, const key_value *key) {
     return parquet_hash(type, bytes, 4, zero);
 }
 
+/* Whether type's values are numbers (else bytes, as INT96's). */
+static int parquet_type_is_number(parquet_type type) {
+    return type == PARQUET_INT32 || type == PARQUET_INT64 || type == PARQUET_FLOAT ||
+           type == PARQUET_DOUBLE;
+}
+
 /* The hash of key as a value of type (not PARQUET_UNTYPED), of type_length bytes if fixed. */
 static key_hash parquet_hash_as(parquet_type type, uint32_t type_length, const key_value *key) {
     uint64_t bits;
     uint8_t bytes[8];
+    int key_is_number = key->type == KEY_TAG_INTEGER || key->type == KEY_TAG_REAL;
+    if (key_is_number != parquet_type_is_number(type)) {
+        key_hash h = parquet_not_a_value(type);
+        h.h2 |= KEY_OTHER_CLASS;
+        return h;
+    }
     switch (type) {
     case PARQUET_INT32:
         if (!parquet_integral(key, &bits) ||
@@ -749,6 +763,34 @@ static const char *parquet_kind_value_type(const filter_view *f, char *buf) {
     return parquet_type_text(f->blob[OFF_TYPE], le_load32(f->blob + OFF_TYPE_LENGTH), buf);
 }
 
+/* The kind's probe_advice: for a key of another SQL type than the filter's values, how the
+** columns of that physical type store what the key likely means. */
+static const char *parquet_kind_probe_advice(const filter_view *f, key_hash key) {
+    if (!(key.h2 & KEY_OTHER_CLASS)) {
+        return NULL;
+    }
+    switch (f->blob[OFF_TYPE]) {
+    case PARQUET_INT32:
+        return "a DATE column holds its days since 1970-01-01: probe with "
+               "CAST(strftime('%s', key) AS INTEGER) / 86400; others hold integers";
+    case PARQUET_INT64:
+        return "a TIMESTAMP column holds its microseconds or milliseconds since 1970-01-01 UTC, "
+               "as its unit says: probe with CAST(strftime('%s', key) AS INTEGER) * 1000000 or "
+               "* 1000; others hold integers";
+    case PARQUET_FLOAT:
+    case PARQUET_DOUBLE:
+        return "its values are numbers: probe with CAST(key AS REAL)";
+    case PARQUET_INT96:
+        return "its values are 12 bytes, a legacy timestamp's nanoseconds of the day then its "
+               "Julian day, little-endian: probe with such a BLOB";
+    case PARQUET_BYTE_ARRAY:
+        return "a string column holds TEXT: probe with CAST(key AS TEXT)";
+    default:
+        return "its values are BLOBs of the type's length: probe a UUID with "
+               "unhex(replace(key, '-', '')), on SQLite 3.41 and later";
+    }
+}
+
 /* The fields of bloom_info: the header (n and p null when not known: a filter read from a
 ** Parquet file), the bits set and the rate they give. O(size). */
 static void parquet_kind_info(const filter_view *f, info_sink *sink) {
@@ -827,5 +869,6 @@ const filter_kind parquet_kind = {
     .probe_bits = parquet_kind_probe_bits,
     .geometry = parquet_kind_geometry,
     .value_type = parquet_kind_value_type,
+    .probe_advice = parquet_kind_probe_advice,
     .info = parquet_kind_info,
 };

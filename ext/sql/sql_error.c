@@ -243,6 +243,16 @@ void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *ke
     sql_error_message(ctx, sql_refused_message(func, key, type));
 }
 
+void sql_error_probe_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
+                             const char *why) {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(s, "%s: the key ", func);
+    sql_append_value(s, key);
+    sqlite3_str_appendchar(s, 1, ' ');
+    sqlite3_str_appendall(s, why);
+    sql_error_from_str(ctx, s);
+}
+
 char *sql_full_message(const char *func, const char *what, const filter_kind *kind) {
     return sqlite3_mprintf("%s: no room for %s in the '%s' filter, %s; nothing was added", func,
                            what, kind->name,

@@ -70,4 +70,9 @@ char *sql_refused_message(const char *func, sqlite3_value *key, const char *type
 void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
                        const char *type);
 
+/* Sets the error of a probe by key that filter_probe_refused refused, why its text:
+** "FUNC: the key KEY WHY". */
+void sql_error_probe_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
+                             const char *why);
+
 #endif /* SQL_ERROR_H */

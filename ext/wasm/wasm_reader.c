@@ -19,7 +19,7 @@
 
 /* The filter the last wasm_reader_open accepted, and the message of the last it refused. */
 static filter_view wasm_reader_filter;
-static char wasm_reader_why[FILTER_WHY_MAX];
+static char wasm_reader_why[FILTER_REFUSAL_MAX]; /* FILTER_WHY_MAX and more */
 
 #if defined(__wasm__)
 /* The end of the module's data and stack: the memory above it is the JavaScript side's. */
@@ -39,10 +39,13 @@ WASM_READER_EXPORT(message) const char *wasm_reader_message(void) {
     return wasm_reader_why;
 }
 
-/* The answer of the filter for key: 1 when it may hold it, 0 when it certainly does not. */
+/* The answer of the filter for key: 1 when it may hold it, 0 when it certainly does not, 2 when
+** it refuses the probe (filter_probe_refused), with why as the message. */
 static int wasm_reader_answer(const key_value *key) {
     const filter_view *f = &wasm_reader_filter;
-    return f->kind->might_contain(f, filter_hash_key(f, key));
+    key_hash hash = filter_hash_key(f, key);
+    int answer = f->kind->might_contain(f, hash);
+    return !answer && filter_probe_refused(f, hash, key->type, wasm_reader_why) ? 2 : answer;
 }
 
 WASM_READER_EXPORT(probe_number) int wasm_reader_probe_number(double v) {

@@ -33,15 +33,17 @@ int wasm_reader_open(wasm_address offset, uint32_t bytes);
 const char *wasm_reader_message(void);
 
 /* A JavaScript number as SQL holds it (rule 5 (keys)): an INTEGER when integral in the 64-bit
-** range, else a REAL; 1 when the filter may hold it, 0 when it certainly does not. The caller
-** has made NaN, which SQL holds as NULL, no key. */
+** range, else a REAL; 1 when the filter may hold it, 0 when it certainly does not, 2 when the
+** filter refuses a key of its SQL type (filter_probe_refused), the end of bloom_might_contain's
+** message then at wasm_reader_message(). The caller has made NaN, which SQL holds as NULL, no
+** key. */
 int wasm_reader_probe_number(double v);
 
-/* An INTEGER key: 1 when the filter may hold it, 0 when it certainly does not. */
+/* An INTEGER key, answered as wasm_reader_probe_number. */
 int wasm_reader_probe_integer(int64_t v);
 
-/* A TEXT (UTF-8) key when type is KEY_TAG_TEXT, else a BLOB key, of length bytes at offset: 1
-** when the filter may hold it, 0 when it certainly does not. */
+/* A TEXT (UTF-8) key when type is KEY_TAG_TEXT, else a BLOB key, of length bytes at offset,
+** answered as wasm_reader_probe_number. */
 int wasm_reader_probe_bytes(int type, wasm_address offset, uint32_t length);
 
 /* Writes the JSON text of bloom_info(filter) into the capacity bytes at offset, NUL-terminated

@@ -21,7 +21,8 @@
 ** Fails: a BLOB opened otherwise than filter_open opens it, or refused with
 ** another message; a probe answering other than the kind's might_contain of
 ** the key SQL would hold (a number: an INTEGER when it is integral in the
-** 64-bit range, else a REAL; a type other than TEXT: a BLOB); a format whose
+** 64-bit range, else a REAL; a type other than TEXT: a BLOB), or than 2 where
+** filter_probe_refused refuses that key; a format whose
 ** text or length is not the C library's; info other than filter_info's JSON
 ** through a sink of its own (the same fields, to the byte), a length other than the whole text's
 *whatever the room, a buffer not
@@ -68,9 +69,13 @@ static void check_info(const filter_view *f) {
 
 /* ---- The probes ---- */
 
-/* Fails unless the reader's answer is the kind's for key. */
+/* Fails unless the reader's answer is the kind's for key, or 2 where filter_probe_refused
+** refuses it. */
 static void check_answer(const filter_view *f, const key_value *key, int got, const char *what) {
-    int want = f->kind->might_contain(f, filter_hash_key(f, key));
+    key_hash hash = filter_hash_key(f, key);
+    char why[FILTER_REFUSAL_MAX];
+    int want = f->kind->might_contain(f, hash);
+    want = !want && filter_probe_refused(f, hash, key->type, why) ? 2 : want;
     if (got != want) {
         fuzz_fail("%s: the reader answers %d, the kind %d", what, got, want);
     }

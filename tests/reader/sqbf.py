@@ -1215,6 +1215,19 @@ def parquet_probe(f, value):
     return int(any(_parquet_found(f.body, f.blocks, parquet_hash(e)) for e in encodings))
 
 
+def parquet_refuses(f, value):
+    """functions.md's rule 27 (Parquet filters), not format.md: a probe by a key of another SQL
+    type than the filter's values fails (a TEXT or BLOB for INT32, INT64, FLOAT and DOUBLE, a
+    number for INT96, BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY); never for a filter with no type or a
+    NULL key."""
+    if not isinstance(f, Parquet):
+        f = parse(f)
+    if value is None or _is_nan(value) or f.physical_type == 0:
+        return False
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return is_number != (f.physical_type in (1, 2, 4, 5))
+
+
 def write_parquet(n, p, keys, z, type_length, ptype, body):
     """A kind-7 filter as a writer writes it: format version 2 as both versions, key hash 2,
     reserved bytes 0."""

@@ -181,27 +181,55 @@ SELECT (SELECT bloom_build(k, 10, 0.01, 'parquet') FROM (SELECT 'abc' AS k UNION
 
 -- 5. A key that no value of the type equals is certainly absent: bloom_might_contain answers 0,
 -- even where every bit is set. 2,000 keys in one block (a filter for 10) set all its 256 bits:
--- every INTEGER then probes 1, and every other key 0.
+-- every INTEGER then probes 1, and every other number 0.
 CREATE TABLE saturated AS
 WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000)
 SELECT bloom_build(i, 10, 0.01, 'parquet') AS f FROM s;
 SELECT json_extract(bloom_info(f), '$.blocks'), json_extract(bloom_info(f), '$.bits_set'),
        bloom_might_contain(f, 123456789), bloom_might_contain(f, 123456789.0),
-       bloom_might_contain(f, 1.5), bloom_might_contain(f, '1'), bloom_might_contain(f, x'01'),
-       bloom_might_contain(f, 1e30), bloom_might_contain(f, 18446744073709551616.0),
+       bloom_might_contain(f, 1.5), bloom_might_contain(f, 1e30),
+       bloom_might_contain(f, 18446744073709551616.0),
        bloom_might_contain(f, -9223372036854777856.0), quote(bloom_might_contain(f, NULL))
 FROM saturated;
--- => 1|256|1|1|0|0|0|0|0|0|NULL
+-- => 1|256|1|1|0|0|0|0|NULL
 SELECT bloom_might_contain(d, 2.5), bloom_might_contain(d, 2), bloom_might_contain(d, 9007199254740993),
-       bloom_might_contain(d, 9223372036854775807), bloom_might_contain(d, '2.5')
+       bloom_might_contain(d, 9223372036854775807)
 FROM (SELECT bloom_build(i * 0.5, 10, 0.01, 'parquet') AS d FROM (
   WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000) SELECT i FROM s));
--- => 1|1|0|0|0
-SELECT bloom_might_contain(b, 'anything'), bloom_might_contain(b, x'00'), bloom_might_contain(b, 1),
-       bloom_might_contain(b, 1.5)
-FROM (SELECT bloom_build('k' || i, 10, 0.01, 'parquet') AS b FROM (
-  WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000) SELECT i FROM s));
 -- => 1|1|0|0
+CREATE TABLE strings AS
+SELECT bloom_build('k' || i, 10, 0.01, 'parquet') AS b FROM (
+  WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000) SELECT i FROM s);
+SELECT bloom_might_contain(b, 'anything'), bloom_might_contain(b, x'00') FROM strings;
+-- => 1|1
+-- A key of an SQL type no value of the filter's has (a TEXT or BLOB for a number type, a number
+-- for BYTE_ARRAY, INT96 and FIXED_LEN_BYTE_ARRAY) is an error that says how such a column
+-- stores what the key likely means: a DATE probed as text was a silent 0.
+SELECT bloom_might_contain(bloom_build(20155, 10, 0.01, 'parquet INT32'), '2025-03-08');
+-- error: bloom_might_contain: the key '2025-03-08' is TEXT, and no TEXT is a value of the filter's type, INT32 (a DATE column holds its days since 1970-01-01: probe with CAST(strftime('%s', key) AS INTEGER) / 86400; others hold integers)
+SELECT bloom_might_contain(bloom_build(20155, 10, 0.01, 'parquet INT32'),
+                           CAST(strftime('%s', '2025-03-08') AS INTEGER) / 86400);
+-- => 1
+SELECT bloom_might_contain(f, '1') FROM saturated;
+-- error: bloom_might_contain: the key '1' is TEXT, and no TEXT is a value of the filter's type, INT64 (a TIMESTAMP column holds its microseconds or milliseconds since 1970-01-01 UTC, as its unit says: probe with CAST(strftime('%s', key) AS INTEGER) * 1000000 or * 1000; others hold integers)
+SELECT bloom_might_contain(f, x'01') FROM saturated;
+-- error: bloom_might_contain: the key a BLOB of 1 byte is BLOB, and no BLOB is a value of the filter's type, INT64 (a TIMESTAMP column holds its microseconds or milliseconds since 1970-01-01 UTC, as its unit says: probe with CAST(strftime('%s', key) AS INTEGER) * 1000000 or * 1000; others hold integers)
+SELECT bloom_might_contain(bloom_build(0.5, 10, 0.01, 'parquet'), '2.5');
+-- error: bloom_might_contain: the key '2.5' is TEXT, and no TEXT is a value of the filter's type, DOUBLE (its values are numbers: probe with CAST(key AS REAL))
+SELECT bloom_might_contain(bloom_build(0.5, 10, 0.01, 'parquet FLOAT'), 'x');
+-- error: bloom_might_contain: the key 'x' is TEXT, and no TEXT is a value of the filter's type, FLOAT (its values are numbers: probe with CAST(key AS REAL))
+SELECT bloom_might_contain(b, 1) FROM strings;
+-- error: bloom_might_contain: the key 1 is INTEGER, and no INTEGER is a value of the filter's type, BYTE_ARRAY (a string column holds TEXT: probe with CAST(key AS TEXT))
+SELECT bloom_might_contain(b, 1.5) FROM strings;
+-- error: bloom_might_contain: the key 1.5 is REAL, and no REAL is a value of the filter's type, BYTE_ARRAY (a string column holds TEXT: probe with CAST(key AS TEXT))
+SELECT bloom_might_contain(bloom_build(zeroblob(12), 10, 0.01, 'parquet INT96'), 7);
+-- error: bloom_might_contain: the key 7 is INTEGER, and no INTEGER is a value of the filter's type, INT96 (its values are 12 bytes, a legacy timestamp's nanoseconds of the day then its Julian day, little-endian: probe with such a BLOB)
+SELECT bloom_might_contain(bloom_build(zeroblob(16), 10, 0.01, 'parquet FIXED_LEN_BYTE_ARRAY(16)'), 7);
+-- error: bloom_might_contain: the key 7 is INTEGER, and no INTEGER is a value of the filter's type, FIXED_LEN_BYTE_ARRAY(16) (its values are BLOBs of the type's length: probe a UUID with unhex(replace(key, '-', '')), on SQLite 3.41 and later)
+-- A value of another length is of the type's SQL type: certainly absent.
+SELECT bloom_might_contain(bloom_build(zeroblob(16), 10, 0.01, 'parquet FIXED_LEN_BYTE_ARRAY(16)'), 'short'),
+       bloom_might_contain(bloom_build(zeroblob(12), 10, 0.01, 'parquet INT96'), zeroblob(11));
+-- => 0|0
 -- A filter with no type holds no value.
 SELECT bloom_might_contain(e, 0), bloom_might_contain(e, 0.0), bloom_might_contain(e, ''),
        bloom_might_contain(e, x'')
@@ -246,9 +274,11 @@ SELECT f = (SELECT f FROM stored_before), f = (SELECT bloom_build(k, 100, 0.01, 
        json_extract(bloom_info(f), '$.physical_type'), json_extract(bloom_info(f), '$.keys_added')
 FROM stored;
 -- => 1|1|INT64|3
-SELECT bloom_might_contain_in_place('stored', 'f', 1, 42.0), bloom_might_contain_in_place('stored', 'f', 1, '42'),
-       bloom_might_contain_in_place('stored', 'f', 1, 0.5), bloom_might_contain_in_place('stored', 'f', 1, 9e99);
--- => 1|0|0|0
+SELECT bloom_might_contain_in_place('stored', 'f', 1, 42.0), bloom_might_contain_in_place('stored', 'f', 1, 0.5),
+       bloom_might_contain_in_place('stored', 'f', 1, 9e99);
+-- => 1|0|0
+SELECT bloom_might_contain_in_place('stored', 'f', 1, '42');
+-- error: bloom_might_contain_in_place: the key '42' is TEXT, and no TEXT is a value of the filter's type, INT64 (a TIMESTAMP column holds its microseconds or milliseconds since 1970-01-01 UTC, as its unit says: probe with CAST(strftime('%s', key) AS INTEGER) * 1000000 or * 1000; others hold integers)
 -- A live table: each filter takes its type from its first key; a refused key fails its
 -- statement, whose rows before it are undone.
 CREATE VIRTUAL TABLE t USING bloom(kind = 'parquet', n = 1000, p = 0.01);

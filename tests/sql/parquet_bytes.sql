@@ -24,9 +24,8 @@ SELECT json_extract(i, '$.physical_type'), json_extract(i, '$.n'), json_extract(
        json_extract(i, '$.keys_added'), json_extract(i, '$.bitset_bytes')
 FROM (SELECT bloom_info(b) AS i FROM back);
 -- => INT64|NULL|NULL|0|8192
-SELECT sum(bloom_might_contain(b, i)), sum(bloom_might_contain(b, i + 0.0)),
-       sum(bloom_might_contain(b, CAST(i AS TEXT))) FROM back, ids;
--- => 5000|5000|0
+SELECT sum(bloom_might_contain(b, i)), sum(bloom_might_contain(b, i + 0.0)) FROM back, ids;
+-- => 5000|5000
 -- A filter read from Parquet takes keys and unions like one built here.
 SELECT bloom_might_contain(bloom_add(b, -7), -7), bloom_union(b, f) = bloom_union(f, b) FROM back, f;
 -- => 1|0

@@ -68,6 +68,20 @@ function sqliteBloomFilterReader(wasmBase64) {
     return `a ${typeof value}`;
   }
 
+  // A key as bloom_might_contain's messages show it: a string quoted as SQL quotes it (its first
+  // 40 characters), a number or bigint in decimal, bytes as "a BLOB of N bytes".
+  function sqlText(key) {
+    if (typeof key === 'string') {
+      const quoted = key.slice(0, 40).replaceAll("'", "''");
+      return key.length > 40 ? `'${quoted}'...` : `'${quoted}'`;
+    }
+    if (typeof key === 'object') {
+      const length = bytesOf(key).length;
+      return `a BLOB of ${length} byte${length === 1 ? '' : 's'}`;
+    }
+    return String(key);
+  }
+
   // The message of a filter argument that is not a BLOB, with the hints bloom_might_contain
   // gives for TEXT that holds a filter's bytes or its hex.
   function notABlob(value) {
@@ -133,6 +147,18 @@ function sqliteBloomFilterReader(wasmBase64) {
       return this.#exports.probe_bytes(KEY_TAG_TEXT, this.#keyAt, written);
     }
 
+    // The module's answer for key as mightContain's: 1 true, 0 false, 2 bloom_might_contain's
+    // error for a key of an SQL type the filter's values never have (rule 27 (Parquet filters)).
+    #answer(key, answer) {
+      if (answer === 2) {
+        const memory = new Uint8Array(this.#memory.buffer);
+        const at = this.#exports.message();
+        const why = decoder.decode(memory.subarray(at, memory.indexOf(0, at)));
+        throw new TypeError(`bloom_might_contain: the key ${sqlText(key)} ${why}`);
+      }
+      return answer === 1;
+    }
+
     // The answer for a BLOB key.
     #probeBlob(bytes) {
       if (bytes.length > this.#keyRoom) {
@@ -151,15 +177,15 @@ function sqliteBloomFilterReader(wasmBase64) {
     mightContain(key) {
       switch (typeof key) {
         case 'string':
-          return this.#probeText(key) === 1;
+          return this.#answer(key, this.#probeText(key));
         case 'number':
-          return Number.isNaN(key) ? null : this.#exports.probe_number(key) === 1;
+          return Number.isNaN(key) ? null : this.#answer(key, this.#exports.probe_number(key));
         case 'bigint':
           if (key < INT64_MIN || key > INT64_MAX) {
             throw new RangeError(`bloom_might_contain: the key ${key} is not an INTEGER: ` +
               `SQL's integers are from ${INT64_MIN} to ${INT64_MAX}`);
           }
-          return this.#exports.probe_integer(key) === 1;
+          return this.#answer(key, this.#exports.probe_integer(key));
         case 'undefined':
           return null;
         case 'object': {
@@ -168,7 +194,7 @@ function sqliteBloomFilterReader(wasmBase64) {
           }
           const bytes = bytesOf(key);
           if (bytes !== null) {
-            return this.#probeBlob(bytes) === 1;
+            return this.#answer(key, this.#probeBlob(bytes));
           }
           break;
         }
