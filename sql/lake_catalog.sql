@@ -9,8 +9,13 @@
 -- and a file is read in vain only at the filters' false-positive rate.
 --
 -- Run from the directory that holds lake/, which tests/clients/parquet/lake.js writes with
--- DuckDB (node lake.js ., with npm's @duckdb/node-api installed):
+-- DuckDB's @duckdb/node-api 1.5.6-r.1, found where the test client.parquet installs it (run
+-- ctest --test-dir build -R client.parquet once) or where npm install @duckdb/node-api@1.5.6-r.1
+-- in the working directory puts it. From the repository's root:
+--   node tests/clients/parquet/lake.js .
 --   sqlite3 :memory: -cmd ".load build/bloom" < sql/lake_catalog.sql
+-- Why DuckDB wrote a filter for customer_id and not for order_id: docs/functions.md, "Parquet
+-- files with Bloom filters, from DuckDB".
 .headers on
 .mode column
 

@@ -6,8 +6,8 @@
 #   - Python: a wheel of the module sqlite_bloom with bloom.so inside, built offline with Debian's
 #     setuptools and wheel (ext/packages/python/build_wheel.sh);
 #   - npm: the tarball of `npm pack`, with bloom.so, index.js and index.d.ts, and
-#     sqlite-bloom/filter, the WebAssembly reader of ext/packages/npm/wasm.cmake
-#     (ext/packages/npm/build_npm.sh).
+#     sqlite-bloom/filter, the WebAssembly reader of ext/packages/npm/wasm.cmake, and its page
+#     check-names.html (ext/packages/npm/build_npm.sh; its files: docs/install.md).
 # An artifact whose tools are missing at configure time is left out, with a message saying what
 # to install; its test (tests/packages) is then skipped with that reason.
 # Included by the top-level CMakeLists.txt, after the targets bloom and bloom_static.

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Builds the npm package sqlite-bloom with npm pack: index.js (the platform of bloom.so filled
 # in), index.d.ts and README.md from here, package.json from package.json.in (version filled
-# in), bloom.so (stripped), LICENSE, and sqlite-bloom/filter from FILTER_DIR (build/wasm/, made
-# by wasm.cmake): filter.cjs, filter.mjs, filter.d.cts, filter.d.mts. npm pack needs no registry.
+# in), bloom.so (stripped), LICENSE, and from FILTER_DIR (build/wasm/, made by wasm.cmake)
+# sqlite-bloom/filter, filter.cjs, filter.mjs, filter.d.cts and filter.d.mts, and the page
+# check-names.html. docs/install.md lists these files, and package.npm checks that the tarball
+# holds them and no other. npm pack needs no registry.
 # Usage: build_npm.sh NPM SOURCE_DIR BLOOM_SO VERSION NODE_OS NODE_CPU LICENSE OUT_DIR FILTER_DIR
 #                     [STRIP]
 set -eu
@@ -14,7 +16,7 @@ cp "$source/index.d.ts" "$source/README.md" "$staging/"
 sed -e "s/@OS@/$os/" -e "s/@CPU@/$cpu/" "$source/index.js" > "$staging/index.js"
 sed -e "s/@VERSION@/$version/" "$source/package.json.in" > "$staging/package.json"
 cp "$filter/filter.cjs" "$filter/filter.mjs" "$filter/filter.d.cts" "$filter/filter.d.mts" \
-   "$staging/"
+   "$filter/check-names.html" "$staging/"
 cp "$license" "$staging/LICENSE"
 cp "$module" "$staging/bloom.so"
 if [ -n "$strip" ]; then

@@ -4,10 +4,15 @@
 // customer_id repeats and DuckDB dictionary-encodes it and writes it a Bloom filter per row
 // group (it writes filters only for dictionary-encoded column chunks). The files are the same,
 // byte for byte, at every run of the same DuckDB (one thread, no random function).
-// Run alone: node lake.js DIR (DIR/lake is made), with @duckdb/node-api installed.
+// Run alone: node lake.js DIR (DIR/lake is made). It needs @duckdb/node-api, 1.5.6-r.1 for the
+// files of the use case's expected output, which it takes from the first place that has it:
+// where node looks (NODE_PATH), the working directory's node_modules (npm install
+// @duckdb/node-api@1.5.6-r.1 there), then the build directory's, where client.parquet installs
+// it (ctest --test-dir build -R client.parquet).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { createRequire } = require('node:module');
 
 const DAYS = 20;
 const ORDERS_PER_DAY = 16384;
@@ -49,16 +54,50 @@ async function writeLake(connection, dir) {
 
 module.exports = { DAYS, ORDERS_PER_DAY, ROW_GROUP_SIZE, CUSTOMERS, lakeFile, writeLake };
 
+// The places DuckDB's client is looked for, in order: a require from here (NODE_PATH), from the
+// working directory, from the directory client.parquet installs it in (the default preset's
+// build directory, tests/clients/parquet of it).
+const DUCKDB_PLACES = [
+  { from: __filename, where: 'NODE_PATH or a node_modules above lake.js' },
+  { from: path.join(process.cwd(), 'lake.js'), where: `${path.join(process.cwd(), 'node_modules')} (npm install @duckdb/node-api@1.5.6-r.1 there)` },
+  { from: path.join(__dirname, '..', '..', '..', 'build', 'tests', 'clients', 'parquet', 'lake.js'),
+    where: `${path.join(__dirname, '..', '..', '..', 'build', 'tests', 'clients', 'parquet', 'node_modules')} (ctest --test-dir build -R client.parquet installs it)` },
+];
+
+// DuckDB's client, and its version, from the first place that has it; exits saying where it
+// looked when none has.
+function loadDuckdb() {
+  for (const { from } of DUCKDB_PLACES) {
+    const requireThere = createRequire(from);
+    let resolved;
+    try {
+      resolved = requireThere.resolve('@duckdb/node-api');
+    } catch {
+      continue;
+    }
+    let version = 'of unknown version';
+    try {
+      version = requireThere('@duckdb/node-api/package.json').version;
+    } catch {
+      // A version whose manifest is not exported: the files may differ from the use case's.
+    }
+    return { duckdb: requireThere(resolved), version };
+  }
+  console.error('lake.js: cannot find @duckdb/node-api; looked in:');
+  for (const { where } of DUCKDB_PLACES) console.error(`  ${where}`);
+  process.exit(1);
+}
+
 if (require.main === module) {
-  const { DuckDBInstance } = require('@duckdb/node-api');
   const dir = process.argv[2];
   if (!dir) {
     console.error('usage: node lake.js DIR');
     process.exit(2);
   }
+  const { duckdb, version } = loadDuckdb();
   (async () => {
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await duckdb.DuckDBInstance.create(':memory:');
     const files = await writeLake(await instance.connect(), dir);
-    console.log(`${files.length} files in ${path.join(dir, 'lake')}`);
+    console.log(`${files.length} files in ${path.join(dir, 'lake')}, by @duckdb/node-api ${version}`);
   })();
 }

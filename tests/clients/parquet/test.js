@@ -597,6 +597,117 @@ test('where SQL and DuckDB see a value differently: the extension answers as SQL
   assert.strictEqual(differences.length, 13);
 });
 
+// The statements of the blocks of a Markdown document fenced "```sql INFO", in order, each with
+// the rows its "-- => a|b" lines show (none: not checked). A statement ends with ';' at the end
+// of a line.
+function documentExamples(document, info) {
+  const statements = [];
+  let inside = false;
+  let pending = [];
+  for (const line of fs.readFileSync(document, 'utf8').split('\n')) {
+    if (!inside) {
+      inside = line.trimEnd() === `\`\`\`sql ${info}`;
+      continue;
+    }
+    if (line.startsWith('```')) {
+      assert.deepStrictEqual(pending.filter((l) => l.trim() !== ''), [], `a statement without its ';' in ${document}`);
+      inside = false;
+      continue;
+    }
+    const shown = /^-- => (.*)$/.exec(line);
+    if (shown) {
+      assert.ok(statements.length > 0, `a result before any statement in ${document}`);
+      statements[statements.length - 1].rows.push(shown[1]);
+    } else if (!line.startsWith('--')) {
+      pending.push(line);
+      if (/;\s*$/.test(line)) {
+        statements.push({ sql: pending.join('\n'), rows: [] });
+        pending = [];
+      }
+    }
+  }
+  return statements;
+}
+
+// A value of a result row as the documents show it.
+function shown(value) {
+  return value === null ? '' : String(value);
+}
+
+// docs/functions.md's example of a Parquet file DuckDB writes with Bloom filters: its DuckDB
+// statements run in DuckDB, then its SQLite ones with the extension, each against the rows the
+// document shows, the file in WORKDIR for the document's /tmp/orders.parquet; every value of
+// each row group's customer_id found by that row group's filter; and what the text says of
+// other limits: none, the limit less one, and one so large that DuckDB's allocation fails.
+test('functions.md: the COPY options that make DuckDB write Bloom filters, read by bloom_parquet_filters', async (t) => {
+  const document = path.join(__dirname, '..', '..', '..', 'docs', 'functions.md');
+  const file = path.join(WORKDIR, 'orders.parquet');
+  const here = (sql) => sql.replaceAll("'/tmp/orders.parquet'", `'${file}'`);
+  const inDuckdb = documentExamples(document, 'duckdb');
+  const inSqlite = documentExamples(document, 'parquet');
+  assert.ok(inDuckdb.some((s) => /^COPY .*DICTIONARY_SIZE_LIMIT \d+/s.test(s.sql)), 'a COPY with DICTIONARY_SIZE_LIMIT');
+  assert.ok([...inDuckdb, ...inSqlite].filter((s) => s.rows.length > 0).length >= 2, 'results shown');
+  fs.rmSync(file, { force: true });
+  const duck = await duckSide();
+  const duckRows = async (sql) => (await duck.connection.runAndReadAll(sql)).getRowsJS()
+    .map((row) => row.map(shown).join('|'));
+  for (const { sql, rows } of inDuckdb) {
+    const result = await duckRows(here(sql));
+    if (rows.length > 0) assert.deepStrictEqual(result, rows, sql);
+  }
+  const db = openSqlite();
+  t.after(() => db.close());
+  for (const { sql, rows } of inSqlite) {
+    const result = db.prepare(here(sql)).raw().all().map((row) => row.map(shown).join('|'));
+    if (rows.length > 0) assert.deepStrictEqual(result, rows, sql);
+  }
+
+  await t.test('each row group\'s filter of customer_id holds every value of the row group', async () => {
+    const groups = (await duck.rows(`SELECT row_group_id AS g, row_group_num_rows AS n
+                                     FROM parquet_metadata('${file}') WHERE path_in_schema = 'customer_id'
+                                     ORDER BY row_group_id`)).map((r) => Number(r.n));
+    const filters = new Map(db.prepare(`SELECT row_group, filter FROM bloom_parquet_filters(?)
+                                        WHERE column_path = 'customer_id'`).raw().all(file));
+    assert.strictEqual(filters.size, groups.length, 'a filter for every row group');
+    // Every row group but the last is full, so row r is in row group r // (its rows).
+    assert.ok(groups.slice(0, -1).every((n) => n === groups[0]));
+    const values = await duck.rows(`SELECT DISTINCT file_row_number // ${groups[0]} AS g, customer_id AS k
+                                    FROM read_parquet('${file}', file_row_number = true)`);
+    db.exec('CREATE TEMP TABLE chunk_values(row_group INTEGER, k INTEGER)');
+    const insert = db.prepare('INSERT INTO chunk_values VALUES (?, ?)');
+    db.transaction(() => values.forEach(({ g, k }) => insert.run(g, k)))();
+    const missed = db.prepare(`SELECT count(*) FROM chunk_values
+                               WHERE row_group = ? AND NOT bloom_might_contain(?, k)`).pluck();
+    for (const [group, filter] of filters) assert.strictEqual(missed.get(group, filter), 0, `row group ${group}`);
+    t.diagnostic(`${values.length} distinct values of row groups in ${groups.length} row groups, each found by its filter`);
+  });
+
+  await t.test('no filter without the option; at the limit less one, only where a row group has fewer values', async () => {
+    const copy = inDuckdb.find((s) => /^COPY /.test(s.sql)).sql;
+    const [, limit] = /DICTIONARY_SIZE_LIMIT (\d+)/.exec(copy);
+    const filtersBy = async (sql) => {
+      await duck.connection.run(here(sql));
+      return duckRows(`SELECT path_in_schema, count(bloom_filter_length) FROM parquet_metadata('${file}')
+                       GROUP BY ALL ORDER BY ALL`);
+    };
+    assert.deepStrictEqual(await filtersBy(copy.replace(/, DICTIONARY_SIZE_LIMIT \d+/, '')),
+                           ['customer_id|0', 'order_id|0']);
+    assert.deepStrictEqual(await filtersBy(copy.replace(/DICTIONARY_SIZE_LIMIT \d+/, `DICTIONARY_SIZE_LIMIT ${Number(limit) - 1}`)),
+                           ['customer_id|1', 'order_id|1']);
+  });
+
+  await t.test('a limit of 100,000,000 makes DuckDB allocate 6 GiB for a VARCHAR column, and fail', async () => {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    await connection.run("SET memory_limit = '2GB'");
+    await assert.rejects(
+      connection.run(`COPY (SELECT 'v' || (i % 10) AS s FROM range(1000) t(i))
+                      TO '${path.join(WORKDIR, 'too_large_limit.parquet')}'
+                      (FORMAT parquet, DICTIONARY_SIZE_LIMIT 100000000)`),
+      /Out of Memory Error: failed to allocate data of size 6\.0 GiB/);
+  });
+});
+
 // The lake of sql/lake_catalog.sql, written by DuckDB; the script run in the sqlite3 shell
 // on a database file, then its files to read checked against DuckDB scanning every file.
 test('the lake catalog: every file that holds a key is read, checked against DuckDB', async (t) => {

@@ -6,13 +6,14 @@
 # node has loadExtension), then compiles types.ts (and types.mts, an ES module) against the
 # package's index.d.ts and filter.d.cts and filter.d.mts with TypeScript's tsc --strict (typescript@5, installed once into TYPESCRIPT_DIR; left out, saying
 # so, when npm cannot reach its registry).
+# test.js also checks that the tarball holds the files INSTALL_DOC (docs/install.md) lists for it.
 # Exits 77 (a skip, saying why) without Node.js 20 or later and npm, or when neither
 # better-sqlite3 can be had nor node:sqlite can load extensions.
 # Usage: run.sh NODE NPM TARBALL VERSION SCRATCH_DIR CLIENT_NODE_MODULES TEST_JS TYPES_TS
-#               TYPESCRIPT_DIR README
+#               TYPESCRIPT_DIR README INSTALL_DOC
 set -eu
 node=$1 npm=$2 tarball=$3 version=$4 scratch=$5 client_modules=$6 test_file=$7 types_file=$8
-typescript=$9 readme=${10}
+typescript=$9 readme=${10} install_doc=${11}
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
 . "$(dirname "$0")/../../node.sh"
@@ -40,7 +41,8 @@ if [ ! -e "$scratch/node_modules/better-sqlite3" ] && [ "$node_sqlite_loads" != 
 fi
 
 cp "$test_file" "$scratch/test.js"
-(cd "$scratch" && BLOOM_EXPECTED_VERSION=$version BLOOM_README=$readme "$node" --test test.js)
+(cd "$scratch" && BLOOM_EXPECTED_VERSION=$version BLOOM_README=$readme BLOOM_TARBALL=$tarball \
+    BLOOM_INSTALL_DOC=$install_doc "$node" --test test.js)
 
 tsc=$typescript/node_modules/typescript/bin/tsc
 if [ ! -f "$tsc" ]; then

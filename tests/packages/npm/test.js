@@ -2,13 +2,15 @@
 // (run.sh copies this file there): its files, version and types, load(db) into better-sqlite3
 // and into node:sqlite where node has loadExtension, load() of something that cannot load or on
 // another platform, sqlite-bloom/filter (CommonJS and ES module) against the extension, and the
-// README's examples of the package (```js package blocks). BLOOM_EXPECTED_VERSION is CMake's
-// project version, BLOOM_README the README's path.
+// README's examples of the package (```js package blocks), and the tarball's files against the
+// list of docs/install.md. BLOOM_EXPECTED_VERSION is CMake's project version, BLOOM_README the
+// README's path, BLOOM_TARBALL the tarball's, BLOOM_INSTALL_DOC docs/install.md's.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const sqliteBloom = require('sqlite-bloom');
 
 const EXPECTED_VERSION = process.env.BLOOM_EXPECTED_VERSION;
@@ -75,6 +77,45 @@ test('the installed package', async (t) => {
       });
     }
   });
+});
+
+// The files docs/install.md lists for the tarball: the names in backquotes in the first column
+// of the table that follows its paragraph "**npm.**".
+function filesInstallMdLists() {
+  const lines = fs.readFileSync(process.env.BLOOM_INSTALL_DOC, 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith('**npm.**'));
+  assert.ok(start >= 0, 'docs/install.md has a paragraph **npm.**');
+  const table = lines.slice(lines.findIndex((line, i) => i > start && line.startsWith('|')));
+  const rows = table.slice(2, table.findIndex((line) => !line.startsWith('|')));
+  return rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+}
+
+test('the tarball holds the files docs/install.md lists for it, and no other', () => {
+  const listed = filesInstallMdLists();
+  assert.ok(listed.includes('check-names.html') && listed.includes('bloom.so'), listed.join(' '));
+  const packed = execFileSync('tar', ['tzf', process.env.BLOOM_TARBALL], { encoding: 'utf8' })
+    .split('\n').filter((line) => line !== '')
+    .map((entry) => {
+      assert.match(entry, /^package\//);
+      return entry.slice('package/'.length);
+    });
+  assert.deepStrictEqual([...packed].sort(), [...listed].sort());
+  for (const file of listed) {
+    assert.ok(fs.statSync(path.join(INSTALLED_AT, file)).size > 0, `${file} installed`);
+  }
+});
+
+test('check-names.html, in the package, is the page with the reader of filter.cjs inside', () => {
+  const page = fs.readFileSync(path.join(INSTALLED_AT, 'check-names.html'), 'utf8');
+  const reader = fs.readFileSync(path.join(INSTALLED_AT, 'filter.cjs'), 'utf8');
+  const moduleOf = (text, name) => {
+    const found = /sqliteBloomFilterReader\(\s*"([A-Za-z0-9+/=]+)"\)/.exec(text);
+    assert.ok(found, `${name} holds the WebAssembly module`);
+    return found[1];
+  };
+  assert.ok(!page.split('\n').includes('<!-- @FILTER_READER@ -->'), 'the reader put in its line');
+  assert.strictEqual(moduleOf(page, 'check-names.html'), moduleOf(reader, 'filter.cjs'));
+  assert.match(page, /<form id="check">/);
 });
 
 test('sqlite-bloom/filter: the WebAssembly reader, with no platform in the manifest', async (t) => {
