@@ -356,28 +356,53 @@ static int live_read_count(live_table *t, const filter_kind *kind, sqlite3_value
     return SQLITE_OK;
 }
 
-/* INSERT: point 2 of the header comment. */
-/* A command: INSERT INTO t(t) VALUES ('optimize') makes the index again (live_index.h); nothing
-** else is given beside it. */
+/* The filter called name (NULL: the unnamed one), made from the template if there is none, into
+** *out. */
+static int live_filter_named(live_table *t, const char *name, live_filter **out) {
+    *out = live_store_find(t->store, name);
+    return *out != NULL ? SQLITE_OK : live_filter_new(t, name, out);
+}
+
+/* A command: INSERT INTO t(t) VALUES ('optimize') makes the index again (live_index.h), nothing
+** else given; INSERT INTO t(t, name) VALUES ('allocate', NAME) writes a row for each chunk of
+** the filter NAME (made if need be) that has none (live_store_allocate). */
 static int live_command(live_table *t, sqlite3_value **argv) {
     sqlite3_value *command = argv[2 + COLUMN_COMMAND];
-    for (int i = COLUMN_NAME; i < COLUMN_COMMAND; i++) {
+    const unsigned char *text = sqlite3_value_text(command);
+    int allocate = sqlite3_value_type(command) == SQLITE_TEXT && text != NULL &&
+                   sqlite3_stricmp((const char *)text, "allocate") == 0;
+    if (!allocate && (sqlite3_value_type(command) != SQLITE_TEXT || text == NULL ||
+                      sqlite3_stricmp((const char *)text, "optimize") != 0)) {
+        return live_value_error(t,
+                                "the command is 'optimize' (the index made again) or 'allocate' "
+                                "(a filter's chunk rows written at once)",
+                                command);
+    }
+    for (int i = allocate ? COLUMN_NAME + 1 : COLUMN_NAME; i < COLUMN_COMMAND; i++) {
         if (sqlite3_value_type(argv[2 + i]) != SQLITE_NULL) {
             return live_error(t, SQLITE_ERROR,
-                              "%s: a command is given alone: INSERT INTO %s(%s) VALUES "
-                              "('optimize')",
-                              t->name, t->name, t->name);
+                              "%s: a command is given alone, or with a name for 'allocate': "
+                              "INSERT INTO %s(%s) VALUES ('optimize'), INSERT INTO %s(%s, name) "
+                              "VALUES ('allocate', NAME)",
+                              t->name, t->name, t->name, t->name, t->name);
         }
     }
-    const unsigned char *text = sqlite3_value_text(command);
-    if (sqlite3_value_type(command) != SQLITE_TEXT || text == NULL ||
-        sqlite3_stricmp((const char *)text, "optimize") != 0) {
-        return live_value_error(t, "the command is 'optimize' (the index made again)", command);
+    int rc = live_store_load(t->store);
+    if (rc == SQLITE_OK && !allocate) {
+        rc = live_index_build(t->store);
+    } else if (rc == SQLITE_OK) {
+        const char *name;
+        live_filter *f;
+        if ((rc = live_read_name(t, argv[2 + COLUMN_NAME], &name)) != SQLITE_OK ||
+            (rc = live_filter_named(t, name, &f)) != SQLITE_OK) {
+            return rc;
+        }
+        rc = live_store_allocate(t->store, f);
     }
-    int rc = live_index_build(t->store);
     return rc == SQLITE_OK ? SQLITE_OK : live_store_error(t, rc);
 }
 
+/* INSERT: point 2 of the header comment. */
 int live_insert(live_table *t, sqlite3_value **argv, sqlite3_int64 *rowid) {
     sqlite3_value *name_value = argv[2 + COLUMN_NAME], *key = argv[2 + COLUMN_KEY];
     sqlite3_value *filter = argv[2 + COLUMN_FILTER], *count_value = argv[2 + COLUMN_COUNT];

@@ -16,6 +16,8 @@ static const char *const live_statement_sql[STMT_COUNT] = {
         "INSERT OR REPLACE INTO \"%w\".\"%w_chunks\"(id, keys, data) VALUES (?1, ?2, ?3)",
     [STMT_CHUNK_UPDATE] = "UPDATE \"%w\".\"%w_chunks\" SET keys = ?2, data = ?3 WHERE id = ?1",
     [STMT_CHUNK_DELETE] = "DELETE FROM \"%w\".\"%w_chunks\" WHERE id = ?1",
+    [STMT_CHUNK_ALLOCATE] =
+        "INSERT OR IGNORE INTO \"%w\".\"%w_chunks\"(id, keys, data) VALUES (?1, 0, zeroblob(?2))",
     [STMT_CHUNK_KEYS] = "SELECT keys FROM \"%w\".\"%w_chunks\" WHERE id BETWEEN ?1 AND ?2",
     [STMT_CHUNK_SCAN] = "SELECT id, keys, data FROM \"%w\".\"%w_chunks\" WHERE id BETWEEN ?1 "
                         "AND ?2 ORDER BY id",

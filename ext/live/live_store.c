@@ -547,6 +547,18 @@ int live_store_add_blob(live_store *s, const char *name, const uint8_t *blob, ui
     return rc;
 }
 
+int live_store_allocate(live_store *s, live_filter *f) {
+    int rc = live_store_flush(s);
+    live_cache_forget(s, f); /* its rows' places change: read again */
+    sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_ALLOCATE);
+    for (uint64_t c = 0; rc == SQLITE_OK && c < live_chunk_count(f); c++) {
+        sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id) + (sqlite3_int64)c);
+        sqlite3_bind_int64(stmt, 2, live_chunk_length(f, c));
+        rc = live_write(s, stmt, NULL);
+    }
+    return rc;
+}
+
 int live_store_remove(live_store *s, live_filter *f) {
     sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNKS_DROP);
     sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id));

@@ -101,6 +101,12 @@ const filter_kind *live_store_template_kind(const live_store *s);
 /* Makes a filter called name from the template, into *out. */
 int live_store_add_empty(live_store *s, const char *name, live_filter **out);
 
+/* Gives each chunk of f at its length that has no row a row of zeros, in the order of their ids
+** (the transaction's changes written first), so that its adds rewrite rows where they lie
+** rather than make them where the B-tree has no room: the cost of a fresh filter's first adds,
+** paid at once. Its bytes and answers stay as they were. */
+int live_store_allocate(live_store *s, live_filter *f);
+
 /* Makes a filter called name from blob, which filter_open accepted (bytes long). */
 int live_store_add_blob(live_store *s, const char *name, const uint8_t *blob, uint64_t bytes,
                         live_filter **out);

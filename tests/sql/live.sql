@@ -181,6 +181,54 @@ SELECT count(*) FROM named;
 -- A filter with no keys costs no chunk rows.
 SELECT count(*) FROM named_chunks WHERE id >> 32 = (SELECT rowid FROM named WHERE name = 'empty');
 -- => 0
+-- 'allocate' writes a row of zeros for each chunk a filter has no row for, in order (making the
+-- filter if need be), and changes none of its bytes, its count or its answers; the chunk rows
+-- with keys are kept; later adds rewrite the rows where they lie.
+CREATE VIRTUAL TABLE paid USING bloom(kind = 'blocked', n = 100000, p = 0.01);
+INSERT INTO paid(name, key) VALUES ('a', 1), ('a', 'x');
+CREATE TABLE paid_before AS SELECT name, filter FROM paid;
+SELECT count(*), sum(keys) FROM paid_chunks;
+-- => 2|2
+INSERT INTO paid(paid, name) VALUES ('allocate', 'a');
+SELECT count(*), sum(keys), sum(length(data)),
+       (SELECT length(filter) - 64 FROM paid WHERE name = 'a') FROM paid_chunks;
+-- => 31|2|124032|124032
+SELECT p.filter = b.filter FROM paid AS p, paid_before AS b WHERE p.name = 'a' AND b.name = 'a';
+-- => 1
+SELECT key FROM paid WHERE name = 'a' AND key IN (1, 2, 'x');
+-- => 1
+-- => x
+INSERT INTO paid(name, key) VALUES ('a', 2);
+SELECT count(*), sum(keys), (SELECT count(*) FROM paid WHERE name = 'a' AND key = 2) FROM paid_chunks;
+-- => 31|3|1
+-- A filter not there yet is made, a NULL name the unnamed one; again is nothing to do; the
+-- scalable kind's first chunk keeps its stage's header.
+INSERT INTO paid(paid, name) VALUES ('allocate', 'b');
+INSERT INTO paid(paid) VALUES ('allocate');
+INSERT INTO paid(paid) VALUES ('allocate');
+SELECT quote(name), (SELECT count(*) FROM paid_chunks WHERE id >> 32 = paid.rowid) FROM paid ORDER BY name;
+-- => NULL|31
+-- => 'a'|31
+-- => 'b'|31
+CREATE VIRTUAL TABLE paid_growing USING bloom(kind = 'scalable', n = 1000, p = 0.01);
+INSERT INTO paid_growing(key) VALUES (1);
+CREATE TABLE growing_before AS SELECT filter FROM paid_growing;
+INSERT INTO paid_growing(paid_growing) VALUES ('allocate');
+SELECT filter = (SELECT filter FROM growing_before), (SELECT count(*) FROM paid_growing_chunks)
+FROM paid_growing;
+-- => 1|1
+-- In a transaction rolled back, the rows are gone again.
+BEGIN;
+INSERT INTO paid(paid, name) VALUES ('allocate', 'c');
+ROLLBACK;
+SELECT count(*) FROM paid WHERE name = 'c';
+-- => 0
+SELECT count(*) FROM paid_chunks;
+-- => 93
+PRAGMA quick_check;
+-- => ok
+INSERT INTO paid(paid, name) VALUES ('allocate', x'63');
+-- error: paid: name must be TEXT, got a BLOB of 1 byte
 -- E. What a live table refuses, by exact message.
 CREATE VIRTUAL TABLE e USING bloom(kind = 'blocked', n = 1000);
 -- error: e: argument p is missing: a table of filters needs n and p (and kind)

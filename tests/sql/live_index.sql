@@ -115,13 +115,15 @@ SELECT * FROM checked_now;
 SELECT value FROM parts_config WHERE key = 'version';
 -- => 2
 
--- A command is given alone, and is 'optimize'.
+-- A command is given alone (or with a name, 'allocate'), and is 'optimize' or 'allocate'.
 INSERT INTO parts(parts) VALUES ('vacuum');
--- error: parts: the command is 'optimize' (the index made again), got 'vacuum'
+-- error: parts: the command is 'optimize' (the index made again) or 'allocate' (a filter's chunk rows written at once), got 'vacuum'
 INSERT INTO parts(parts) VALUES (1);
--- error: parts: the command is 'optimize' (the index made again), got 1
+-- error: parts: the command is 'optimize' (the index made again) or 'allocate' (a filter's chunk rows written at once), got 1
 INSERT INTO parts(parts, name) VALUES ('optimize', 'p1');
--- error: parts: a command is given alone: INSERT INTO parts(parts) VALUES ('optimize')
+-- error: parts: a command is given alone, or with a name for 'allocate': INSERT INTO parts(parts) VALUES ('optimize'), INSERT INTO parts(parts, name) VALUES ('allocate', NAME)
+INSERT INTO parts(parts, key) VALUES ('allocate', 1);
+-- error: parts: a command is given alone, or with a name for 'allocate': INSERT INTO parts(parts) VALUES ('optimize'), INSERT INTO parts(parts, name) VALUES ('allocate', NAME)
 DELETE FROM snapshots; INSERT INTO snapshots SELECT name, filter FROM parts;
 SELECT * FROM checked_now;
 -- => 3000|0|0
