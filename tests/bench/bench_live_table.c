@@ -521,6 +521,76 @@ static void live_table_bulk(bench *lb, const char *path, const char *wal) {
     truncate_wal(lb, wal);
 }
 
+/* Table 11d: a fresh blocked table's first inserts, one a transaction through the trigger of
+** users (the names new), against a plain insert; then the same on a fresh table whose filter
+** took 'allocate' first, with what that cost. */
+static void live_table_fresh(bench *lb, const char *wal) {
+    static const sqlite3_int64 sizes[] = {10000000, 100000000}, quick_sizes[] = {100000, 0};
+    const int runs = lb->runs < LIVE_RUNS_MAX ? lb->runs : LIVE_RUNS_MAX;
+    const int inserts = lb->quick ? 200 : 2000;
+    printf("\n### 11d. The live table: a fresh table's first inserts, and 'allocate'\n\n");
+    printf("The database of 11a. `seen` made anew as a 'blocked' live table for the capacity at "
+           "p = 0.01 holding no filter, then %d committed inserts of new names into `users`, "
+           "whose trigger adds each to `seen` (each first key of a chunk makes its row, at a "
+           "random place of the B-tree), against as many into `plain`; then the same on a table "
+           "made anew that ran `INSERT INTO seen(seen) VALUES ('allocate')` first (its filter "
+           "made with a row of zeros for each chunk, in order), whose time and pages are given "
+           "(the pages of `seen_chunks` then, from `dbstat`). Median of %d runs, in turns; WAL "
+           "pages as in 11a.\n\n",
+           inserts, runs);
+    printf(
+        "| capacity | chunk rows | plain insert µs | fresh: trigger insert µs | ratio | WAL "
+        "pages/insert | 'allocate' s | its MB | allocated: trigger insert µs | ratio | WAL "
+        "pages/insert | fresh / allocated |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    sqlite3_stmt *plain = prepare(lb, "INSERT INTO plain(name) VALUES (?1)");
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        sqlite3_int64 capacity = lb->quick ? quick_sizes[s] : sizes[s], name = 0, rows = 0;
+        if (capacity == 0) {
+            continue;
+        }
+        double seconds[3][LIVE_RUNS_MAX], pages[3][LIVE_RUNS_MAX], paid[2][LIVE_RUNS_MAX];
+        for (int r = 0; r < runs; r++) {
+            for (int allocated = 0; allocated < 2; allocated++) {
+                char *create = format("DROP TABLE IF EXISTS seen; CREATE VIRTUAL TABLE seen USING "
+                                      "bloom(kind = 'blocked', n = %lld, p = 0.01);",
+                                      (long long)capacity);
+                exec(lb, create);
+                sqlite3_free(create);
+                exec(lb, "DELETE FROM plain; DELETE FROM users;");
+                truncate_wal(lb, wal);
+                if (allocated) {
+                    double start = now();
+                    exec(lb, "INSERT INTO seen(seen) VALUES ('allocate')");
+                    paid[0][r] = now() - start;
+                    rows = fetch_int(lb, "SELECT count(*) FROM seen_chunks");
+                    paid[1][r] = (double)fetch_int(
+                        lb, "SELECT sum(pgsize) FROM dbstat WHERE name = 'seen_chunks'");
+                }
+                sqlite3_int64 first = name;
+                sqlite3_stmt *users = prepare(lb, "INSERT INTO users(name) VALUES (?1)");
+                seconds[allocated + 1][r] =
+                    timed_inserts(lb, wal, users, inserts, &name, &pages[allocated + 1][r]);
+                sqlite3_finalize(users);
+                name = first;
+                seconds[0][r] = timed_inserts(lb, wal, plain, inserts, &name, &pages[0][r]);
+            }
+        }
+        double m[3], p[3];
+        for (int c = 0; c < 3; c++) {
+            m[c] = median(seconds[c], runs);
+            p[c] = median(pages[c], runs);
+        }
+        printf("| %lld | %lld | %.1f | %.1f | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f | "
+               "%.2f |\n",
+               (long long)capacity, (long long)rows, m[0] * 1e6, m[1] * 1e6, m[1] / m[0], p[1],
+               median(paid[0], runs), median(paid[1], runs) / 1e6, m[2] * 1e6, m[2] / m[0], p[2],
+               m[1] / m[2]);
+    }
+    sqlite3_finalize(plain);
+    exec(lb, "DROP TABLE seen; DELETE FROM plain; DELETE FROM users;");
+    truncate_wal(lb, wal);
+}
+
 void table_live_table(bench *b) {
     char *path, *wal;
     bench lb = open_bench_file(b, "bench_live_table.db", &path, &wal);
@@ -542,6 +612,7 @@ void table_live_table(bench *b) {
     sqlite3_free(setup);
     truncate_wal(&lb, wal);
     live_table_inserts(&lb, wal);
+    live_table_fresh(&lb, wal);
     live_table_bulk(&lb, path, wal);
     close_bench_file(&lb, path, wal);
 }
