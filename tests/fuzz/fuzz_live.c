@@ -17,7 +17,8 @@
 **            index of p_texts modulo 8; for a sketch: epsilon, delta and update, 2 bits each)
 **   then up to MAX_OPS operations, each an opcode byte and its operands (fuzz_live.h):
 **            adds (one key, with a count, two rows in one statement, a range of integers by
-**            INSERT ... SELECT), a filter made by name, removes by name and key and by key in
+**            INSERT ... SELECT), a filter made by name (bit 7: by 'allocate'), removes by name and
+*key and by key in
 **            every filter, a filter dropped (or all), a BLOB loaded (a fuzz value, a model
 **            filter, one with a byte changed or cut, one built by bloom_build) under a
 **            conflict clause, probes, snapshots, BEGIN, COMMIT, ROLLBACK, SAVEPOINT,
@@ -1108,15 +1109,20 @@ static void op_add_range(harness *h, int second) {
     settle(h, second, rc, &e, &next, "INSERT INTO t(name, key) SELECT");
 }
 
-/* INSERT INTO t(name): the filter made if there is none. */
-static void op_ensure(harness *h) {
+/* INSERT INTO t(name), or with allocate INSERT INTO t(t, name) VALUES ('allocate', ?): the
+** filter made if there is none, its bytes as they were (allocate: every chunk given a row). */
+static void op_ensure(harness *h, int allocate) {
     sqlite3_value *name = take_name(h);
     expectation e = {0, 0, NULL};
     model next = {0};
     model_copy(&next, &h->now);
     (void)filter_for(&next, name, &e);
-    int rc = run(h, 0, &next, "INSERT INTO @(name) VALUES (?1)", &name, 1, NULL, NULL);
-    settle(h, 0, rc, &e, &next, "INSERT INTO t(name)");
+    int rc = run(h, 0, &next,
+                 allocate ? "INSERT INTO @(@, name) VALUES ('allocate', ?1)"
+                          : "INSERT INTO @(name) VALUES (?1)",
+                 &name, 1, NULL, NULL);
+    settle(h, 0, rc, &e, &next,
+           allocate ? "INSERT INTO t(t, name) VALUES ('allocate', ?)" : "INSERT INTO t(name)");
 }
 
 /* DELETE FROM t WHERE name IS ? AND key = ?: the key removed from that filter. */
@@ -1534,7 +1540,7 @@ static void run_op(harness *h) {
         op_add_range(h, second);
         break;
     case LIVE_ENSURE:
-        op_ensure(h);
+        op_ensure(h, second);
         break;
     case LIVE_REMOVE:
         op_remove(h);

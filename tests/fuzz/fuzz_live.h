@@ -81,7 +81,8 @@ enum {
     LIVE_ADD_COUNT,         /* name, key, count: INSERT INTO t(name, key, count) */
     LIVE_ADD_TWO,           /* name, key, name, key: one INSERT of two rows */
     LIVE_ADD_RANGE,         /* name, base, count (from 192: 32 times as many): INSERT ... SELECT */
-    LIVE_ENSURE,            /* name: INSERT INTO t(name) */
+    LIVE_ENSURE,            /* name: INSERT INTO t(name) (bit 7: INSERT INTO t(t, name) VALUES
+                            ** ('allocate', name)) */
     LIVE_REMOVE,            /* name, key: DELETE ... WHERE name IS ? AND key = ? */
     LIVE_REMOVE_EVERYWHERE, /* key: DELETE ... WHERE key = ? */
     LIVE_DROP_FILTER,       /* name (bit 7: every filter): DELETE ... WHERE name IS ? */
