@@ -50,51 +50,50 @@ npm_cache_dir() {
 # (none, or one that cannot be written), WORKDIR itself is installed into, as before, unless it
 # holds WANTED and INSTALLED already. A failed install is installed again the next time.
 npm_install() {
-    local node=$1 npm=$2 workdir=$3 wanted=$4 installed=$5 what=$6 cache key entry staging
     cache=$(npm_cache_dir)
     if [ -n "$cache" ] && mkdir -p "$cache" 2> /dev/null && [ -w "$cache" ]; then
-        key=$("$node" -e '
+        # shellcheck disable=SC2016 # JavaScript's template literals, not the shell's
+        key=$("$1" -e '
             const crypto = require("node:crypto"), fs = require("node:fs");
             const wanted = crypto.createHash("sha256").update(fs.readFileSync(process.argv[1]));
             process.stdout.write(`node${process.versions.node}-abi${process.versions.modules}-` +
                 `${process.platform}-${process.arch}-${wanted.digest("hex").slice(0, 16)}`);' \
-            "$wanted") || exit 1
+            "$4") || exit 1
         entry=$cache/$key
         if command -v flock > /dev/null; then
             exec 9> "$cache/$key.lock" && flock 9 || exit 1
         fi
-        if [ -f "$entry/node_modules/$installed" ]; then
-            echo "$what: installed already in $entry (npm's cache of sqlite-bloom's tests)"
+        if [ -f "$entry/node_modules/$5" ]; then
+            echo "$6: installed already in $entry (npm's cache of sqlite-bloom's tests)"
         else
-            rm -rf "$cache/.$key".* # what a run that was stopped left
+            rm -rf "$cache/.$key".* # what a run that failed or was stopped left
             staging=$(mktemp -d "$cache/.$key.XXXXXX") && chmod 755 "$staging" || exit 1
-            npm_install_into "$npm" "$staging" "$wanted" "$installed" "$what"
+            npm_install_into "$2" "$staging" "$4" "$5" "$6"
             if ! mv -T "$staging" "$entry" 2> /dev/null; then
                 rm -rf "$entry" && mv -T "$staging" "$entry" || exit 1
             fi
-            echo "$what: kept in $entry for the next runs (BLOOM_NPM_CACHE= to keep nothing)"
+            echo "$6: kept in $entry for the next runs (BLOOM_NPM_CACHE= to keep nothing)"
         fi
         exec 9>&-
-        rm -rf "$workdir/node_modules"
-        ln -s "$entry/node_modules" "$workdir/node_modules" || exit 1
-        cp "$wanted" "$workdir/package.json" || exit 1
+        rm -rf "$3/node_modules"
+        ln -s "$entry/node_modules" "$3/node_modules" || exit 1
+        cp "$4" "$3/package.json" || exit 1
         return
     fi
-    [ -n "$cache" ] && echo "$what: the cache $cache cannot be written: installing into $workdir"
-    [ -L "$workdir/node_modules" ] && rm -f "$workdir/node_modules"
-    if cmp -s "$wanted" "$workdir/package.json" && [ -f "$workdir/node_modules/$installed" ]; then
-        echo "$what already installed in $workdir"
+    [ -n "$cache" ] && echo "$6: the cache $cache cannot be written: installing into $3"
+    [ -L "$3/node_modules" ] && rm -f "$3/node_modules"
+    if cmp -s "$4" "$3/package.json" && [ -f "$3/node_modules/$5" ]; then
+        echo "$6 already installed in $3"
         return
     fi
-    rm -f "$workdir/package.json"
-    npm_install_into "$npm" "$workdir" "$wanted" "$installed" "$what"
+    rm -f "$3/package.json"
+    npm_install_into "$2" "$3" "$4" "$5" "$6"
 }
 
 # npm_install_into NPM DIR WANTED INSTALLED WHAT: npm install of WANTED in DIR, which must leave
 # INSTALLED in DIR/node_modules (else DIR's package.json is removed, and the test fails); a skip
 # naming WHAT when npm cannot reach its registry.
 npm_install_into() {
-    local registry start
     registry=$("$1" config get registry)
     if ! npm_reachable "$1"; then
         echo "SKIP: npm cannot reach its registry ($registry), so $5 cannot be installed"
@@ -103,10 +102,11 @@ npm_install_into() {
     cp "$3" "$2/package.json" || exit 1
     echo "npm install in $2 (from $registry)"
     start=$(date +%s)
-    (cd "$2" && "$1" install --no-audit --no-fund --loglevel=error) && [ -f "$2/node_modules/$4" ] || {
+    if ! (cd "$2" && "$1" install --no-audit --no-fund --loglevel=error) ||
+        [ ! -f "$2/node_modules/$4" ]; then
         rm -f "$2/package.json"
         echo "npm install failed"
         exit 1
-    }
+    fi
     echo "npm install took $(( $(date +%s) - start )) s"
 }

@@ -10,6 +10,7 @@
 # empty. None of the paths the packages bring may appear on the machine.
 # Exits 77 (a skip, saying why) without dpkg.
 # Usage: run.sh MODULE_DEB DEV_DEB VERSION SQLITE3 MULTIARCH CONSUMER_SOURCE_DIR SCRATCH_DIR
+# shellcheck disable=SC2016 # the ${Field}s of dpkg-query's formats are dpkg-query's, not the shell's
 set -eu
 module_deb=$1 dev_deb=$2 version=$3 sqlite3=$4 multiarch=$5 consumer=$6 scratch=$7
 packages='libsqlite3-mod-bloom libsqlite3-mod-bloom-dev'
@@ -42,7 +43,7 @@ done < "$scratch/package_paths" > "$scratch/new_paths"
 # prints an entry as the status file holds it), each with an empty list of files.
 : > "$admin/status"
 for deb in "$module_deb" "$dev_deb"; do
-    dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | sed -e 's/^ *//' -e 's/[ (:].*//'
+    dpkg-deb -f "$deb" Depends | tr '|' ',' | tr ',' '\n' | sed -e 's/^ *//' -e 's/[ (:].*//'
 done | LC_ALL=C sort -u | grep -v -x -e '' -e libsqlite3-mod-bloom > "$scratch/depends"
 while read -r dependency; do
     if ! entry=$(dpkg-query -s "$dependency" 2> /dev/null); then
@@ -76,10 +77,9 @@ while read -r path; do
     [ -e "$root$path" ] || { echo "dpkg lists $path, not in $root"; exit 1; }
 done < "$scratch/listed_paths"
 query_private -L libsqlite3-mod-bloom | grep -qx "$module" || { echo "dpkg -L does not list $module"; exit 1; }
-[ -f "$root/usr/include/sqlite_bloom.h" ] && [ -f "$root/usr/lib/$multiarch/libsqlite_bloom.a" ] || {
-    echo "the -dev package installed no sqlite_bloom.h or libsqlite_bloom.a"
-    exit 1
-}
+for file in include/sqlite_bloom.h "lib/$multiarch/libsqlite_bloom.a"; do
+    [ -f "$root/usr/$file" ] || { echo "the -dev package installed no /usr/$file"; exit 1; }
+done
 echo "installed in $root: $module, $(query_private -L libsqlite3-mod-bloom-dev | grep -c .) paths of the -dev package"
 
 # The sqlite3 shell, from a directory with no bloom.so, loading by the installed path.
@@ -105,6 +105,7 @@ config_dir=$(sed -n 's/^sqlite_bloom_DIR:PATH=//p' "$scratch/consumer/CMakeCache
 cmake --build "$scratch/consumer" > /dev/null
 "$scratch/consumer/consumer"
 
+# shellcheck disable=SC2086 # $packages: a list of names
 dpkg_private -r $packages
 for package in $packages; do
     status=$(query_private -W -f='${Status}' "$package" 2> /dev/null || true)
