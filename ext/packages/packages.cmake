@@ -18,7 +18,13 @@ set(BLOOM_PYTHON3 /usr/bin/python3 CACHE FILEPATH "A Python 3 whose sqlite3 modu
 find_program(BLOOM_DPKG_DEB dpkg-deb)
 find_program(BLOOM_DPKG_SHLIBDEPS dpkg-shlibdeps)
 find_program(BLOOM_DPKG dpkg)
-find_program(BLOOM_NPM npm)
+# npm packs the npm package: found now, when CMake configures (tests/CMakeLists.txt says more of
+# BLOOM_NPM, which the tests look up when they run).
+if(BLOOM_NPM MATCHES "-NOTFOUND$")
+  unset(BLOOM_NPM CACHE)
+endif()
+set(BLOOM_NPM npm CACHE STRING "npm for the tests and the npm package: a name looked up on the PATH, or a path")
+find_program(bloom_npm_path NAMES ${BLOOM_NPM} NO_CACHE)
 
 # The machine's names for its architecture: Debian's (amd64), its multiarch triplet
 # (x86_64-linux-gnu), Node's (x64) and Node's name of the system (linux).
@@ -118,8 +124,8 @@ include(${BLOOM_PACKAGES_SOURCE_DIR}/npm/wasm.cmake)
 
 # npm package: the tarball of npm pack, which needs no registry.
 set(BLOOM_NPM_TARBALL ${BLOOM_PACKAGES_DIR}/sqlite-bloom-${PROJECT_VERSION}.tgz)
-if(NOT BLOOM_NPM)
-  set(BLOOM_NPM_SKIP_REASON "npm not found (install Node.js 20 or later, with npm)")
+if(NOT bloom_npm_path)
+  set(BLOOM_NPM_SKIP_REASON "npm (${BLOOM_NPM}) not found when this build directory was configured (install Node.js 20 or later, with npm, then configure again: cmake --preset default)")
 elseif(BLOOM_SANITIZE OR BLOOM_TSAN OR BLOOM_COVERAGE)
   set(BLOOM_NPM_SKIP_REASON "an instrumented build is not one to package")
 elseif(BLOOM_WASM_SKIP_REASON)
@@ -128,7 +134,7 @@ else()
   file(GLOB bloom_npm_sources CONFIGURE_DEPENDS ${BLOOM_PACKAGES_SOURCE_DIR}/npm/*)
   add_custom_command(
     OUTPUT ${BLOOM_NPM_TARBALL}
-    COMMAND sh ${BLOOM_PACKAGES_SOURCE_DIR}/npm/build_npm.sh ${BLOOM_NPM}
+    COMMAND sh ${BLOOM_PACKAGES_SOURCE_DIR}/npm/build_npm.sh ${bloom_npm_path}
             ${BLOOM_PACKAGES_SOURCE_DIR}/npm $<TARGET_FILE:bloom> ${PROJECT_VERSION}
             ${BLOOM_NPM_OS} ${BLOOM_NPM_CPU} ${PROJECT_SOURCE_DIR}/LICENSE ${BLOOM_PACKAGES_DIR}
             ${BLOOM_WASM_DIR} ${CMAKE_STRIP}

@@ -4,7 +4,15 @@
 # the host (little-endian) build of cross_filter in both directions.
 # Usage: run.sh SOURCE_DIR SCRATCH_DIR HOST_CROSS_FILTER CORE_SOURCES
 #   CORE_SOURCES  the C files of the core (a ;-separated list is split)
+# Exits 77 (a skip, saying why) without the s390x cross compiler or qemu-s390x, looked for when
+# the test runs.
 set -eu
+for tool in s390x-linux-gnu-gcc qemu-s390x; do
+    command -v "$tool" > /dev/null || {
+        echo "SKIP: $tool not found (apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user)"
+        exit 77
+    }
+done
 source=$1 scratch=$2 host=$3
 core=$(printf '%s' "$4" | tr ';' ' ')
 rm -rf "$scratch"

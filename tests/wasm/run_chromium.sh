@@ -4,14 +4,24 @@
 # bloom_might_contain answers for the names to type and says of the bad file; chromium.js then
 # drives the page as a user would (chooses each file, types the names, clicks Check) and holds
 # its answers and messages to the shell's.
-# Exits 77 (a skip, saying why) without Node.js 20 or later, or without Chromium.
-# Usage: run_chromium.sh NODE CHROMIUM SQLITE3 BLOOM_DIR PAGE SCRATCH_DIR CHROMIUM_JS
+# Exits 77 (a skip, saying why) without Node.js 20 or later, or without Chromium: both are looked
+# for now, when the test runs.
+# Usage: run_chromium.sh NODE CHROMIUMS SQLITE3 BLOOM_DIR PAGE SCRATCH_DIR CHROMIUM_JS
+#   CHROMIUMS: names (looked up on the PATH) or paths, separated by spaces: the first found runs.
 set -eu
-node=$1 chromium=$2 sqlite3=$3 bloom_dir=$4 page=$5 scratch=$6 driver=$7
+node=$1 chromiums=$2 sqlite3=$3 bloom_dir=$4 page=$5 scratch=$6 driver=$7
 
 . "$(dirname "$0")/../node.sh"
 require_node "$node" "chromium.js and this test"
-command -v "$chromium" > /dev/null || { echo "SKIP: chromium not found (apt-get install chromium)"; exit 77; }
+chromium=
+for candidate in $chromiums; do
+    chromium=$(command -v "$candidate") && break
+done
+[ -n "$chromium" ] || {
+    echo "SKIP: no Chromium: none of '$chromiums' found on the PATH ($PATH) (apt-get install chromium)"
+    exit 77
+}
+echo "Chromium: $chromium"
 [ -f "$page" ] || { echo "no $page: build the target bloom_wasm"; exit 1; }
 
 rm -rf "$scratch"

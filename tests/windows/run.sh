@@ -1,8 +1,13 @@
 #!/bin/sh
 # Cross-compiles bloom.dll for 64-bit Windows with mingw-w64 (warnings as errors) and checks
 # that it exports exactly one symbol, sqlite3_bloom_init.
+# Exits 77 (a skip, saying why) without mingw-w64's compiler, looked for when the test runs.
 # Usage: run.sh SOURCE_DIR SCRATCH_DIR
 set -eu
+command -v x86_64-w64-mingw32-gcc > /dev/null || {
+    echo "SKIP: x86_64-w64-mingw32-gcc not found (apt-get install gcc-mingw-w64-x86-64)"
+    exit 77
+}
 source=$1 scratch=$2
 rm -rf "$scratch"
 mkdir -p "$scratch/include"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs DuckDB's Node client, @duckdb/node-api (pinned in package.json here: the Parquet
 # files it writes, and so the expected output of usecase.lake_catalog, are those of that
-# version), into WORKDIR, outside the source tree, then runs test.js with node's test runner.
+# version), for WORKDIR, outside the source tree (into npm's cache of the tests, as client.node
+# does: npm_install, ../../node.sh), then runs test.js with node's test runner.
 # better-sqlite3@12 (also in package.json) is taken from client.node's install, NODE_MODULES,
 # when that has built it: its install compiles SQLite (minutes on 2 cores), DuckDB's takes
 # seconds (a prebuilt binary in its npm package). Without it, both are installed here.
@@ -31,8 +32,8 @@ else
     node_path="$workdir/node_modules"
     cp "$here/package.json" "$workdir/package.wanted.json" || exit 1
 fi
-npm_install "$npm" "$workdir" "$workdir/package.wanted.json" @duckdb/node-api/package.json \
-    "DuckDB's client"
+npm_install "$node" "$npm" "$workdir" "$workdir/package.wanted.json" \
+    @duckdb/node-api/package.json "DuckDB's client"
 
 BLOOM_EXTENSION=$extension BLOOM_PARQUET_WORKDIR=$workdir BLOOM_SQLITE3=$sqlite3 \
 BLOOM_LAKE_PARENT=$lake_parent BLOOM_LAKE_SCRIPT=$script NODE_PATH=$node_path \
