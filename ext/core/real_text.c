@@ -118,14 +118,7 @@ char real_decimal_digit(const real_decimal *d, int i) {
     return i >= 0 && i < d->count ? d->digits[i] : '0';
 }
 
-/* The text written so far: its first size - 1 bytes kept in buf, all of it counted. */
-typedef struct real_text_out {
-    char *buf;
-    size_t size;
-    size_t length;
-} real_text_out;
-
-static void real_text_put(real_text_out *out, char c) {
+void real_text_put(real_text_out *out, char c) {
     if (out->length + 1 < out->size) {
         out->buf[out->length] = c;
     }
@@ -178,18 +171,27 @@ size_t real_text_exponent(char *buf, char letter, int power) {
     return length;
 }
 
+/* Starts the text of v: "null" for an infinity or a NaN, returning 0; else its exact value into
+** *d, for the caller to round, and a "-" before a negative v, returning 1. */
+static int real_text_begin(real_text_out *out, double v, real_decimal *d) {
+    if (!isfinite(v)) {
+        real_text_puts(out, "null");
+        return 0;
+    }
+    real_decimal_of(v, d);
+    if (v < 0) {
+        real_text_put(out, '-');
+    }
+    return 1;
+}
+
 size_t real_text_significant(char *buf, size_t size, double v, int digits) {
     real_text_out out = {buf, size, 0};
-    if (!isfinite(v)) {
-        real_text_puts(&out, "null");
+    real_decimal d;
+    if (!real_text_begin(&out, v, &d)) {
         return real_text_end(&out);
     }
-    real_decimal d;
-    real_decimal_of(v, &d);
     real_decimal_round(&d, digits, REAL_TIES_AWAY);
-    if (v < 0) {
-        real_text_put(&out, '-');
-    }
     int power = d.count == 0 ? 0 : d.point - 1;
     if (power >= -4 && power < digits) {
         real_text_digits(&out, &d, 0, d.point);
@@ -208,16 +210,11 @@ size_t real_text_significant(char *buf, size_t size, double v, int digits) {
 
 size_t real_text_fixed(char *buf, size_t size, double v, int decimals) {
     real_text_out out = {buf, size, 0};
-    if (!isfinite(v)) {
-        real_text_puts(&out, "null");
+    real_decimal d;
+    if (!real_text_begin(&out, v, &d)) {
         return real_text_end(&out);
     }
-    real_decimal d;
-    real_decimal_of(v, &d);
     real_decimal_round(&d, d.point + decimals, REAL_TIES_AWAY);
-    if (v < 0) {
-        real_text_put(&out, '-');
-    }
     real_text_digits(&out, &d, 0, d.point);
     if (decimals > 0) {
         real_text_put(&out, '.');

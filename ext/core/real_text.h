@@ -37,6 +37,17 @@ void real_decimal_of(double v, real_decimal *d);
 ** them), to nearest, a tie as ties says; no trailing zero is left. */
 void real_decimal_round(real_decimal *d, int keep, real_ties ties);
 
+/* A text being written: its first size - 1 bytes kept in buf (NULL when size is 0), all of it
+** counted in length. */
+typedef struct real_text_out {
+    char *buf;
+    size_t size;
+    size_t length;
+} real_text_out;
+
+/* Appends c to out, kept if there is room. */
+void real_text_put(real_text_out *out, char c);
+
 /* Digit i of d, counted from its first ('0' past its ends). */
 char real_decimal_digit(const real_decimal *d, int i);
 

@@ -21,61 +21,47 @@ enum {
     WASM_FORMAT_ALT = 16   /* '#' */
 };
 
-/* The text written so far: its first size - 1 bytes kept in buf, all of it counted. */
-typedef struct wasm_format_out {
-    char *buf;
-    size_t size;
-    size_t length;
-} wasm_format_out;
-
-static void wasm_format_put(wasm_format_out *out, char c) {
-    if (out->length + 1 < out->size) {
-        out->buf[out->length] = c;
-    }
-    out->length++;
-}
-
-static void wasm_format_repeat(wasm_format_out *out, char c, size_t count) {
+static void wasm_format_repeat(real_text_out *out, char c, size_t count) {
     for (size_t i = 0; i < count; i++) {
-        wasm_format_put(out, c);
+        real_text_put(out, c);
     }
 }
 
-static void wasm_format_write(wasm_format_out *out, const char *text, size_t length) {
+static void wasm_format_write(real_text_out *out, const char *text, size_t length) {
     for (size_t i = 0; i < length; i++) {
-        wasm_format_put(out, text[i]);
+        real_text_put(out, text[i]);
     }
 }
 
 /* Writes d to out (NULL: counts only) in fixed notation with precision fraction digits, or in
 ** exponent notation ('e' or 'E' in exponent) with precision digits after the first; the point
 ** when there are fraction digits or alt. Returns the length. */
-static size_t wasm_format_digits(wasm_format_out *out, const real_decimal *d, int precision,
+static size_t wasm_format_digits(real_text_out *out, const real_decimal *d, int precision,
                                  char exponent, int alt) {
-    wasm_format_out counter = {NULL, 0, 0};
-    wasm_format_out *to = out != NULL ? out : &counter;
+    real_text_out counter = {NULL, 0, 0};
+    real_text_out *to = out != NULL ? out : &counter;
     size_t start = to->length;
     if (exponent == 0) {
         if (d->point <= 0) {
-            wasm_format_put(to, '0');
+            real_text_put(to, '0');
         }
         for (int i = 0; i < d->point; i++) {
-            wasm_format_put(to, real_decimal_digit(d, i));
+            real_text_put(to, real_decimal_digit(d, i));
         }
         if (precision > 0 || alt) {
-            wasm_format_put(to, '.');
+            real_text_put(to, '.');
         }
         for (int i = 0; i < precision; i++) {
-            wasm_format_put(to, real_decimal_digit(d, d->point + i));
+            real_text_put(to, real_decimal_digit(d, d->point + i));
         }
     } else {
         int power = d->count == 0 ? 0 : d->point - 1;
-        wasm_format_put(to, real_decimal_digit(d, 0));
+        real_text_put(to, real_decimal_digit(d, 0));
         if (precision > 0 || alt) {
-            wasm_format_put(to, '.');
+            real_text_put(to, '.');
         }
         for (int i = 1; i <= precision; i++) {
-            wasm_format_put(to, real_decimal_digit(d, i));
+            real_text_put(to, real_decimal_digit(d, i));
         }
         char text[8];
         wasm_format_write(to, text, real_text_exponent(text, exponent, power));
@@ -85,7 +71,7 @@ static size_t wasm_format_digits(wasm_format_out *out, const real_decimal *d, in
 
 /* Writes prefix and a body of body bytes, which write_body puts (called with out, or with NULL
 ** to count) padded to width as the flags say: zeros between them when zero_pad. */
-static void wasm_format_padded(wasm_format_out *out, int flags, int width, const char *prefix,
+static void wasm_format_padded(real_text_out *out, int flags, int width, const char *prefix,
                                size_t body, int zero_pad, const char *text, const real_decimal *d,
                                int precision, char exponent) {
     size_t length = strlen(prefix) + body;
@@ -108,8 +94,8 @@ static void wasm_format_padded(wasm_format_out *out, int flags, int width, const
 }
 
 /* A double by conversion f, e, E, g or G. */
-static void wasm_format_double(wasm_format_out *out, double v, char conversion, int flags,
-                               int width, int precision) {
+static void wasm_format_double(real_text_out *out, double v, char conversion, int flags, int width,
+                               int precision) {
     int upper = conversion == 'E' || conversion == 'G';
     /* From the sign bit, as the C library: -0.0 and a NaN with its sign bit set are negative. */
     const char *sign = signbit(v)                    ? "-"
@@ -158,7 +144,7 @@ static void wasm_format_double(wasm_format_out *out, double v, char conversion, 
 }
 
 /* An integer by conversion d, i, u, x, X: its magnitude, and whether it is negative. */
-static void wasm_format_integer(wasm_format_out *out, uint64_t magnitude, int negative,
+static void wasm_format_integer(real_text_out *out, uint64_t magnitude, int negative,
                                 char conversion, int flags, int width, int precision) {
     char text[24];
     int length = 0;
@@ -209,13 +195,13 @@ static int wasm_format_number(const char **format, va_list *args) {
 }
 
 int wasm_format_vsnprintf(char *buf, size_t size, const char *format, va_list args) {
-    wasm_format_out out = {buf, size, 0};
+    real_text_out out = {buf, size, 0};
     va_list ap;
     va_copy(ap, args);
     while (*format != '\0') {
         const char *start = format;
         if (*format != '%') {
-            wasm_format_put(&out, *format++);
+            real_text_put(&out, *format++);
             continue;
         }
         format++;
@@ -300,7 +286,7 @@ int wasm_format_vsnprintf(char *buf, size_t size, const char *format, va_list ar
             break;
         }
         case '%':
-            wasm_format_put(&out, '%');
+            real_text_put(&out, '%');
             break;
         default: /* not a conversion of this file's: written as it is */
             wasm_format_write(&out, start, (size_t)(format - start));
