@@ -302,6 +302,9 @@ void test_parquet_footer_nesting(void);
 void test_parquet_footer_structure(void);
 void test_parquet_bloom_header(void);
 void test_parquet_bloom_header_refused(void);
+void test_parquet_footer_rewrite_fields(void);
+void test_parquet_footer_rewrite_chunks(void);
+void test_parquet_footer_rewrite_refused(void);
 
 /* test_filter.c: the table of kinds */
 void test_kind_table(void);
