@@ -671,13 +671,16 @@ static parquet_status chunk_read_metadata(thrift_reader *r, uint8_t type, chunk_
     return PARQUET_OK;
 }
 
-/* ColumnChunk's fields: meta_data (3), crypto_metadata (8), encrypted_column_metadata (9); the
-** others skipped. */
+/* ColumnChunk's fields: file_path (1), meta_data (3), crypto_metadata (8),
+** encrypted_column_metadata (9); the others skipped. */
 static parquet_status chunk_read_field(thrift_reader *r, void *state, int32_t id, uint8_t type,
                                        int depth) {
     chunk_walk *walk = state;
     parquet_status status;
     switch (id) {
+    case 1:
+        status = thrift_expect(r, type, THRIFT_BINARY, "ColumnChunk.file_path (field 1)");
+        return status == PARQUET_OK ? thrift_binary(r, &walk->chunk.file_path) : status;
     case 3:
         return chunk_read_metadata(r, type, walk, depth);
     case 8:
@@ -718,6 +721,7 @@ static parquet_status chunk_visit(thrift_reader *r, chunk_walk *walk, uint32_t c
     chunk->column = column;
     chunk->has_metadata = chunk->encrypted = 0;
     chunk->path_count = 0;
+    chunk->file_path = (parquet_text){NULL, 0};
     chunk->physical_type = -1;
     chunk->num_values = chunk->bloom_filter_offset = chunk->bloom_filter_length = -1;
     parquet_status status = thrift_struct(r, depth, chunk_read_field, walk);

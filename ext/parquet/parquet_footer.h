@@ -34,8 +34,8 @@ typedef enum parquet_status {
     PARQUET_STOPPED    /* parquet_footer_scan: the visitor stopped the walk */
 } parquet_status;
 
-/* Bytes inside the footer: a string of path_in_schema or created_by. bytes is NULL when the
-** field is absent. */
+/* Bytes inside the footer: a string of path_in_schema, created_by or file_path. bytes is NULL when
+** the field is absent. */
 typedef struct parquet_text {
     const uint8_t *bytes;
     uint32_t length;
@@ -55,6 +55,8 @@ typedef struct parquet_chunk {
     int64_t bloom_filter_offset; /* -1 when absent */
     int64_t bloom_filter_length; /* -1 when absent (Spark and others write the offset only) */
     parquet_text created_by;     /* FileMetaData.created_by, the same for every chunk */
+    parquet_text file_path;      /* ColumnChunk.file_path: the file that holds the chunk's data
+                                    when not this one (a summary file's), or absent */
 } parquet_chunk;
 
 /* What parquet_footer_scan calls for each column chunk: 0 to go on, anything else to stop the

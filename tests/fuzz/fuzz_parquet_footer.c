@@ -72,6 +72,8 @@ static int walk_visit(void *state, const parquet_chunk *c) {
         fuzz_fail("created_by changed between chunks");
     }
     check_inside(w, c->created_by, "created_by");
+    check_inside(w, c->file_path, "file_path");
+    digest_add(w, c->file_path.bytes != NULL ? c->file_path.length : UINT64_MAX);
     if (c->path_count > PARQUET_MAX_PATH || (c->path_count == 0) == (c->has_metadata != 0)) {
         fuzz_fail("a path of %u elements, with metadata %d", c->path_count, c->has_metadata);
     }

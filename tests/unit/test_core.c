@@ -121,6 +121,7 @@ int main(int argc, char **argv) {
     test_parquet_footer_bad_lengths();
     test_parquet_footer_nesting();
     test_parquet_footer_structure();
+    test_parquet_footer_file_path();
     test_parquet_bloom_header();
     test_parquet_bloom_header_refused();
     test_parquet_footer_rewrite_fields();

@@ -876,6 +876,56 @@ void test_parquet_footer_structure(void) {
     }
 }
 
+/* Keeps the file_path of the first chunk visited. */
+static int file_path_visit(void *state, const parquet_chunk *c) {
+    char *path = state;
+    if (c->file_path.bytes == NULL) {
+        strcpy(path, "(none)");
+    } else {
+        snprintf(path, 64, "%.*s", (int)c->file_path.length, (const char *)c->file_path.bytes);
+    }
+    return 1;
+}
+
+/* A chunk's file_path (field 1 of ColumnChunk: a summary file's chunk whose data is in another
+** file), given to the visitor; absent, NULL; of another type than binary, refused. */
+void test_parquet_footer_file_path(void) {
+    thrift_out o, c;
+    char why[PARQUET_WHY_MAX], path[64];
+    int32_t scratch[3];
+    for (int given = 0; given <= 2; given++) {
+        memset(&c, 0, sizeof c);
+        out_begin(&c);
+        if (given == 1) {
+            out_binary_field(&c, 1, "part-0.parquet");
+        } else if (given == 2) {
+            out_i32_field(&c, 1, 7);
+        }
+        out_i64_field(&c, 2, 4);
+        out_field(&c, 3, T_STRUCT);
+        out_begin(&c);
+        out_i32_field(&c, 1, 2);
+        out_field(&c, 3, T_LIST);
+        out_list(&c, 1, T_BINARY);
+        out_binary(&c, "id");
+        out_i64_field(&c, 5, 1);
+        out_end(&c);
+        out_end(&c);
+        out_one_group(&o, c.bytes, c.size, 1, 1);
+        parquet_status status =
+            parquet_footer_scan(o.bytes, o.size, scratch, 3, file_path_visit, path, why);
+        if (given == 2) {
+            CHECK(status == PARQUET_INVALID);
+            CHECK_STR(why,
+                      "malformed footer at byte 57: ColumnChunk.file_path (field 1) is of type "
+                      "i32, not binary");
+        } else {
+            CHECK(status == PARQUET_STOPPED);
+            CHECK_STR(path, given == 1 ? "part-0.parquet" : "(none)");
+        }
+    }
+}
+
 /* DuckDB's header for numBytes 8192 (17 bytes, written by parquet_bloom_header_write byte for
 ** byte) and for 32; @dsnp/parquetjs's empty unions; fields out of order, in the long form,
 ** with unknown fields and members with unknown fields. */

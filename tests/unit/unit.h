@@ -300,6 +300,7 @@ void test_parquet_footer_truncations(void);
 void test_parquet_footer_bad_lengths(void);
 void test_parquet_footer_nesting(void);
 void test_parquet_footer_structure(void);
+void test_parquet_footer_file_path(void);
 void test_parquet_bloom_header(void);
 void test_parquet_bloom_header_refused(void);
 void test_parquet_footer_rewrite_fields(void);
