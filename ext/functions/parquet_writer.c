@@ -233,14 +233,16 @@ static int writer_scan(sqlite3_context *ctx, writer_state *st) {
     if (status != PARQUET_OK) {
         return writer_source_error(ctx, st, SQLITE_ERROR, "source ", ": %s", why);
     }
-    int32_t *scratch = sqlite3_malloc64(((uint64_t)st->leaves + 1) * sizeof *scratch);
     st->columns = sqlite3_malloc64(((uint64_t)st->leaves + 1) * sizeof *st->columns);
+    if (st->columns != NULL) {
+        memset(st->columns, 0, ((size_t)st->leaves + 1) * sizeof *st->columns);
+    }
+    int32_t *scratch = sqlite3_malloc64(((uint64_t)st->leaves + 1) * sizeof *scratch);
     if (scratch == NULL || st->columns == NULL) {
         sqlite3_free(scratch);
         sqlite3_result_error_nomem(ctx);
         return 0;
     }
-    memset(st->columns, 0, ((size_t)st->leaves + 1) * sizeof *st->columns);
     status = parquet_footer_scan(footer, length, scratch, st->leaves, writer_visit, st, why);
     sqlite3_free(scratch);
     if (status == PARQUET_STOPPED && st->scan_rc == SQLITE_NOMEM) {
@@ -711,11 +713,21 @@ static void writer_release(writer_state *st) {
     sqlite3_value_free(st->destination);
 }
 
-/* bloom_parquet_write, the end of the group: rule 31 (Parquet writes). NULL over no row. */
+/* bloom_parquet_write, the end of the group: rule 31 (Parquet writes). NULL over no row.
+**
+** SQLite also ends the group of a statement it abandons (releasing the aggregate's context
+** calls this), which it does not tell; the one case it shows is an allocation that failed (the
+** connection's error code is then SQLITE_NOMEM until the statement ends): the group has failed,
+** and DESTINATION is removed. */
 static void bloom_parquet_write_final(sqlite3_context *ctx) {
     writer_state *st = sqlite3_aggregate_context(ctx, 0);
     if (st == NULL) {
         return;
+    }
+    if (!st->failed && st->started &&
+        sqlite3_errcode(sqlite3_context_db_handle(ctx)) == SQLITE_NOMEM) {
+        sqlite3_result_error_nomem(ctx);
+        st->failed = 1;
     }
     if (!st->failed && st->started) {
         if (writer_finish(ctx, st)) {
