@@ -246,6 +246,21 @@ FROM ids;
 SELECT count(*), sum(bloom_filter_offset) FROM bloom_parquet_filters('parquet/types.parquet');
 -- => 9|15498
 
+-- SQLite ends the group of a statement it abandons too, and does not say so: an error in another
+-- expression of a later row leaves the copy with the filters of the rows before, each true of its
+-- chunks, the others as they were (DuckDB's; rule 31 (Parquet writes): compute the filters
+-- first).
+SELECT bloom_parquet_write('parquet/row_groups.parquet', 'abandoned.parquet', 'key', g,
+                           CASE g WHEN 0 THEN (SELECT filter FROM group_filters WHERE g = 0)
+                                  ELSE bloom_empty(-1, 0.01) END)
+FROM (SELECT 0 AS g UNION ALL SELECT 1);
+-- error: bloom_empty: n must be a whole number >= 1, got -1
+SELECT row_group, bloom_filter_offset, bloom_filter_length, bloom_might_contain(filter, 'k1')
+FROM bloom_parquet_filters('abandoned.parquet') WHERE column_path = 'key';
+-- => 0|3033|272|1
+-- => 1|2651|144|0
+-- => 2|2842|144|0
+
 -- DIRECTONLY: not from a view or a trigger, which a database file could bring.
 CREATE VIEW write_view AS
 SELECT bloom_parquet_write('parquet/no_filters.parquet', 'view.parquet', 'id', NULL, filter)
