@@ -13,10 +13,12 @@ SELECT i FROM s;
 
 -- no_filters.parquet: ids 0 to 9, no filter. One filter of the column, for every row group
 -- (NULL): one chunk given it. Read back, it is the filter given, byte for byte in Parquet's form,
--- right after the data (the source's footer began at byte 92), and holds every id.
+-- right after the data (the source's footer began at byte 92), and holds every id. (The filter
+-- comes from FROM: SQLite 3.31 refuses any aggregate of a subquery over a table without FROM,
+-- count((SELECT x FROM t)) too, "misuse of aggregate".)
 CREATE TABLE ids AS SELECT bloom_build(i, 10, 0.01, 'parquet INT64') AS filter FROM n WHERE i < 10;
-SELECT bloom_parquet_write('parquet/no_filters.parquet', 'ids.parquet', 'id', NULL,
-                           (SELECT filter FROM ids));
+SELECT bloom_parquet_write('parquet/no_filters.parquet', 'ids.parquet', 'id', NULL, filter)
+FROM ids;
 -- => 1
 SELECT row_group, column_path, physical_type, length(filter), num_values, bloom_filter_offset,
        bloom_filter_length, created_by, problem,
@@ -31,9 +33,8 @@ FROM n, bloom_parquet_filters('ids.parquet') f WHERE i >= 10;
 -- => 6134|0
 -- The copy as a source: a filter given again replaces the one there (whose bytes stay, unused,
 -- in the data: the new one goes after them, at the copy's footer, byte 139).
-SELECT bloom_parquet_write('ids.parquet', 'ids_again.parquet', 'id', 0,
-                           (SELECT bloom_build(i, 1000, 0.001, 'parquet INT64') FROM n
-                            WHERE i < 10));
+SELECT bloom_parquet_write('ids.parquet', 'ids_again.parquet', 'id', 0, f)
+FROM (SELECT bloom_build(i, 1000, 0.001, 'parquet INT64') AS f FROM n WHERE i < 10);
 -- => 1
 SELECT row_group, column_path, bloom_filter_offset, bloom_filter_length, length(filter)
 FROM bloom_parquet_filters('ids_again.parquet');
@@ -137,10 +138,9 @@ WHERE column_path = 'part' AND bloom_might_contain(filter, 2);
 
 -- @dsnp/parquetjs's file: its 'name' chunk has an offset without a length; given a filter, it
 -- has both.
-SELECT bloom_parquet_write('parquet/parquetjs.parquet', 'parquetjs.parquet', 'name', 0,
-                           (SELECT bloom_build(name, 3, 0.01, 'parquet BYTE_ARRAY')
-                            FROM (SELECT 'apples' AS name UNION ALL SELECT 'oranges'
-                                  UNION ALL SELECT 'kiwi')));
+SELECT bloom_parquet_write('parquet/parquetjs.parquet', 'parquetjs.parquet', 'name', 0, f)
+FROM (SELECT bloom_build(name, 3, 0.01, 'parquet BYTE_ARRAY') AS f
+      FROM (SELECT 'apples' AS name UNION ALL SELECT 'oranges' UNION ALL SELECT 'kiwi'));
 -- => 1
 SELECT column_path, physical_type, bloom_filter_offset, bloom_filter_length,
        CASE WHEN filter IS NOT NULL THEN bloom_might_contain(filter, 'kiwi') END, problem
@@ -252,7 +252,7 @@ SELECT count(*), sum(bloom_filter_offset) FROM bloom_parquet_filters('parquet/ty
 -- first).
 SELECT bloom_parquet_write('parquet/row_groups.parquet', 'abandoned.parquet', 'key', g,
                            CASE g WHEN 0 THEN (SELECT filter FROM group_filters WHERE g = 0)
-                                  ELSE bloom_empty(-1, 0.01) END)
+                                  ELSE bloom_empty(-g, 0.01) END)
 FROM (SELECT 0 AS g UNION ALL SELECT 1);
 -- error: bloom_empty: n must be a whole number >= 1, got -1
 SELECT row_group, bloom_filter_offset, bloom_filter_length, bloom_might_contain(filter, 'k1')
