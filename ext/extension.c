@@ -12,6 +12,7 @@
 
 #include "countmin_functions.h"
 #include "parquet_functions.h"
+#include "parquet_writer.h"
 #include "filter_functions.h"
 #include "in_place_functions.h"
 #include "live_schema.h"
@@ -54,7 +55,7 @@ static const sql_function extension_functions[] = {
 /* Every table of functions to register. A file with functions of its own adds its table. */
 static const sql_function *const extension_tables[] = {
     extension_functions, filter_functions,  in_place_functions,
-    countmin_functions,  parquet_functions,
+    countmin_functions,  parquet_functions, parquet_writer_functions,
 };
 
 /* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */
@@ -77,7 +78,8 @@ static int extension_registered_already(sqlite3 *db) {
 static int extension_register(sqlite3 *db, const sql_function *table, char **error) {
     for (const sql_function *f = table; f->name != NULL; f++) {
         int flags = SQLITE_UTF8 | (f->effects == SQL_PURE ? SQLITE_DETERMINISTIC : 0) |
-                    (f->effects == SQL_PURE ? SQLITE_INNOCUOUS : 0);
+                    (f->effects == SQL_PURE ? SQLITE_INNOCUOUS : 0) |
+                    (f->effects == SQL_WRITES_FILES ? SQLITE_DIRECTONLY : 0);
         int rc = sqlite3_create_function(db, f->name, f->nargs, flags, (void *)f, f->func, f->step,
                                          f->final);
         if (rc == SQLITE_OK) {

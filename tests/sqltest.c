@@ -33,6 +33,12 @@
 **                           result is not checked, and the runner says so
 **   --! chdir DIR           make DIR, relative to the script's own directory, the
 **                           working directory, for the files a statement names
+**   --! scratch DIR         make DATABASE.files, made or emptied of what an
+**                           earlier run left there, the working directory, for
+**                           the files a statement writes, with a symbolic link
+**                           in it to DIR (relative to the script's directory,
+**                           as chdir takes it) named as DIR's last part, for
+**                           the files a statement reads
 **   --! since X.Y.Z         the next statement runs only on SQLite X.Y.Z or
 **   --! before X.Y.Z        later (since), or older (before): what it shows
 **                           is a behaviour of some versions of SQLite itself
@@ -52,9 +58,12 @@
 
 #include "text.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Primary result codes an "-- error CODE:" line may name. */
@@ -284,6 +293,40 @@ static void change_directory(const runner *r, int line, const char *dir) {
     }
 }
 
+/* Makes DATABASE.files, emptied, the working directory, with a link in it to dir (relative to
+** the script's directory) named as dir's last part; exits on failure. */
+static void make_scratch(const runner *r, int line, const char *dir) {
+    char scratch[4096], path[8192], target[8192], here[4096] = "";
+    const char *slash = strrchr(r->script, '/'), *last = strrchr(dir, '/');
+    int prefix = slash != NULL ? (int)(slash - r->script) + 1 : 0;
+    struct stat st;
+    snprintf(scratch, sizeof scratch, "%s.files", r->db_path);
+    if ((r->script[0] != '/' && getcwd(here, sizeof here) == NULL) ||
+        snprintf(target, sizeof target, "%s%s%.*s%s", here, here[0] != '\0' ? "/" : "", prefix,
+                 r->script, dir) >= (int)sizeof target ||
+        stat(target, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s:%d: no directory %s\n", r->script, line, target);
+        exit(2);
+    }
+    if (mkdir(scratch, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s:%d: cannot make the directory %s\n", r->script, line, scratch);
+        exit(2);
+    }
+    DIR *d = opendir(scratch);
+    for (struct dirent *e = d != NULL ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(path, sizeof path, "%s/%s", scratch, e->d_name);
+            remove(path); /* a file, or a link (not what it points to) */
+        }
+    }
+    snprintf(path, sizeof path, "%s/%s", scratch, last != NULL ? last + 1 : dir);
+    if (d == NULL || closedir(d) != 0 || symlink(target, path) != 0 || chdir(scratch) != 0) {
+        fprintf(stderr, "%s:%d: cannot make the directory %s with a link to %s\n", r->script, line,
+                scratch, target);
+        exit(2);
+    }
+}
+
 /* Applies a "--! " directive. */
 static void run_directive(runner *r, int line, const char *directive) {
     long long value;
@@ -294,6 +337,8 @@ static void run_directive(runner *r, int line, const char *directive) {
         set_param(r, line, name, directive + query_at);
     } else if (strncmp(directive, "chdir ", 6) == 0) {
         change_directory(r, line, directive + 6);
+    } else if (strncmp(directive, "scratch ", 8) == 0) {
+        make_scratch(r, line, directive + 8);
     } else if (sscanf(directive, "since %d.%d.%d", &x, &y, &z) == 3) {
         r->next_since = x * 1000000 + y * 1000 + z;
     } else if (sscanf(directive, "before %d.%d.%d", &x, &y, &z) == 3) {

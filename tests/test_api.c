@@ -153,7 +153,8 @@ static void test_registered_functions(const char *extension) {
     /* 2099200 = SQLITE_DETERMINISTIC (0x800) | SQLITE_INNOCUOUS (0x200000); the in-place
     ** functions neither (0), those that write (bloom_add_in_place, bloom_remove_in_place,
     ** cms_add_in_place) and those that read a table they name, in any schema
-    ** (bloom_might_contain_in_place, cms_count_in_place) alike (rule 15 (flags)). */
+    ** (bloom_might_contain_in_place, cms_count_in_place) alike (rule 15 (flags));
+    ** bloom_parquet_write, which writes a file, SQLITE_DIRECTONLY (0x80000 = 524288) alone. */
     /* -1: every other number of arguments, whose error lists the forms. */
     CHECK_STR(added_lines, "bloom_add|s|utf8|-1|2099200\n"
                            "bloom_add|s|utf8|2|2099200\n"
@@ -176,6 +177,8 @@ static void test_registered_functions(const char *extension) {
                            "bloom_might_contain|s|utf8|2|2099200\n"
                            "bloom_might_contain_in_place|s|utf8|-1|2099200\n"
                            "bloom_might_contain_in_place|s|utf8|4|0\n"
+                           "bloom_parquet_write|a|utf8|-1|2099200\n"
+                           "bloom_parquet_write|a|utf8|5|524288\n"
                            "bloom_remove|s|utf8|-1|2099200\n"
                            "bloom_remove|s|utf8|2|2099200\n"
                            "bloom_remove_in_place|s|utf8|-1|2099200\n"

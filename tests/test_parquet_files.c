@@ -9,21 +9,31 @@
 **
 ** First, each filter of the fixture given back by bloom_to_parquet is the file's bytes.
 **
+** Then bloom_parquet_write (rule 31 (Parquet writes)): the bytes of a copy (the source's data,
+** the filters, the footer with only their offsets and lengths changed, its length, PAR1); the
+** same hostile sources refused (each truncation of the footer, PARE, an encrypted column, a
+** chunk whose data is in another file, an encrypted file's plaintext footer); a destination
+** that is a link or a directory; writes that fail (a file size limit); every byte of the footer
+** changed: an error, or a copy that bloom_parquet_filters reads with the filter given. After an
+** error no destination is left.
+**
 ** Usage: test_parquet_files EXTENSION FIXTURES_DIR SCRATCH_DIR
 ** (FIXTURES_DIR is tests/parquet; the files are written to SCRATCH_DIR, the working directory
 ** from then on, so that messages name them as written.)
 */
 #if !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* chdir, mkdir, truncate */
+#define _POSIX_C_SOURCE 200809L /* chdir, mkdir, truncate, symlink, setrlimit */
 #endif
 
 #include <sqlite3.h>
 
 #include "check.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -335,6 +345,9 @@ typedef struct made_file {
     const uint8_t *header;
     size_t header_size;
     int type, encrypted, with_length;
+    int elsewhere;     /* the chunk's data in another file: a file_path */
+    int signed_footer; /* an encryption_algorithm in FileMetaData: an encrypted file's plaintext
+                          footer */
 } made_file;
 
 /* Writes the file: PAR1, the filter, a footer of one leaf and one row group, its length, PAR1. */
@@ -348,7 +361,12 @@ static void write_made_file(const char *name, const made_file *m) {
     size_t footer = o.size;
     put(&o, "\x15\x02\x19\x2C\x55\x02\x00\x15", 8); /* version, schema: root, leaf type */
     put_zigzag(&o, (uint64_t)m->type);
-    put(&o, "\x00\x16\x02\x19\x1C\x19\x1C\x26\x00\x1C\x15", 11); /* rows, a group, a chunk */
+    put(&o, "\x00\x16\x02\x19\x1C\x19\x1C", 7); /* rows, a group, a chunk: */
+    if (m->elsewhere) {
+        put(&o, "\x18\x0Epart-0.parquet\x16\x00\x1C\x15", 20); /* file_path, file_offset */
+    } else {
+        put(&o, "\x26\x00\x1C\x15", 4); /* file_offset, then meta_data */
+    }
     put_zigzag(&o, (uint64_t)m->type);
     put(&o, "\x29\x18\x01x\x26\x02\x96", 7); /* path ["x"], num_values 1, offset: */
     put_zigzag(&o, 4);
@@ -360,7 +378,11 @@ static void write_made_file(const char *name, const made_file *m) {
     if (m->encrypted) {
         put(&o, "\x5C\x1C\x00\x00", 4); /* crypto_metadata: ENCRYPTION_WITH_FOOTER_KEY */
     }
-    put(&o, "\x00\x00\x00", 3); /* the ends of the chunk, the group, FileMetaData */
+    put(&o, "\x00\x00", 2); /* the ends of the chunk, the group */
+    if (m->signed_footer) {
+        put(&o, "\x4C\x1C\x00\x00", 4); /* encryption_algorithm (8): AES_GCM_V1 */
+    }
+    put_byte(&o, 0x00); /* the end of FileMetaData */
     uint32_t length = (uint32_t)(o.size - footer);
     put(&o, (uint8_t[]){length & 0xFF, length >> 8 & 0xFF, 0, 0}, 4);
     put(&o, "PAR1", 4);
@@ -380,19 +402,19 @@ static void test_made_files(sqlite3 *db) {
     long_header[17 + 300] = 0x00;
     static const char query[] = "SELECT rowid, column_path, physical_type, length(filter), problem "
                                 "FROM bloom_parquet_filters('made.parquet')";
-    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 0, 1});
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 0, 1, 0, 0});
     check_sql(db, query, "0|x|INT64|96|NULL");
-    write_made_file("made.parquet", &(made_file){long_header, 17 + 300 + 1, 2, 0, 0});
+    write_made_file("made.parquet", &(made_file){long_header, 17 + 300 + 1, 2, 0, 0, 0, 0});
     check_sql(db, query,
               "0|x|INT64|NULL|its header is longer than the 256 bytes this reader reads");
-    write_made_file("made.parquet", &(made_file){long_header, 17 + 300 + 1, 2, 0, 1});
+    write_made_file("made.parquet", &(made_file){long_header, 17 + 300 + 1, 2, 0, 1, 0, 0});
     check_sql(db, query,
               "0|x|INT64|NULL|its header is longer than the 256 bytes this reader reads");
-    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 1, 1});
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 1, 1, 0, 0});
     check_sql(db, query, "0|x|INT64|NULL|its column is encrypted, and so is its filter");
-    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 0, 0, 1});
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 0, 0, 1, 0, 0});
     check_sql(db, query, "0|x|BOOLEAN|NULL|its column is BOOLEAN, which no 'parquet' filter is");
-    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 9, 0, 1});
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 9, 0, 1, 0, 0});
     check_sql(db, query, "0|x|NULL|NULL|its physical type, 9, is none of Parquet's");
 }
 
@@ -421,6 +443,258 @@ static void test_footer_bytes_changed(sqlite3 *db) {
     }
     CHECK_U64(answered, runs);
     CHECK_U64(runs, 2 * footer_size);
+}
+
+/* ---- bloom_parquet_write ----------------------------------------------------------------- */
+
+/* Whether name is there, as a file, a directory or a link (even to nothing). */
+static int is_there(const char *name) {
+    struct stat st;
+    return lstat(name, &st) == 0;
+}
+
+/* Reads the file name whole into out (size bytes at most): its length; aborts if it cannot. */
+static size_t read_bytes(const char *name, uint8_t *out, size_t size) {
+    FILE *f = fopen(name, "rb");
+    size_t n = f != NULL ? fread(out, 1, size, f) : 0;
+    if (f == NULL || !feof(f)) {
+        fprintf(stderr, "test_parquet_files: cannot read %s\n", name);
+        exit(2);
+    }
+    fclose(f);
+    return n;
+}
+
+/* Writes v, not negative, as Thrift's zigzag varint into out: its length. */
+static size_t zigzag_bytes(uint8_t *out, uint64_t v) {
+    size_t n = 0;
+    for (v <<= 1; v >= 0x80; v >>= 7) {
+        out[n++] = (uint8_t)(v | 0x80);
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+/* In footer[0, *size), replaces the bloom_filter_offset and bloom_filter_length fields of the
+** chunk whose offset is old_offset (its varint, then 15 and the varint of length 47, as DuckDB
+** writes them) by offset and length. */
+static void replace_filter_fields(uint8_t *footer, size_t *size, uint64_t old_offset,
+                                  uint64_t offset, uint64_t length) {
+    uint8_t old[16], now[32];
+    size_t n = zigzag_bytes(old, old_offset);
+    old[n++] = 0x15;
+    n += zigzag_bytes(old + n, 47);
+    size_t m = zigzag_bytes(now, offset);
+    now[m++] = 0x15;
+    m += zigzag_bytes(now + m, length);
+    for (size_t i = 0; i + n <= *size; i++) {
+        if (memcmp(footer + i, old, n) == 0) {
+            memmove(footer + i + m, footer + i + n, *size - i - n);
+            memcpy(footer + i, now, m);
+            *size = *size - n + m;
+            return;
+        }
+    }
+    fprintf(stderr, "test_parquet_files: no filter at %llu in the footer\n",
+            (unsigned long long)old_offset);
+    exit(2);
+}
+
+/* A copy with filters for i32 (every row group) and txt (row group 0), byte for byte: the
+** source's data, the two filters' bloom_to_parquet bytes in the rows' order, the source's footer
+** with only those two chunks' bloom_filter_offset and bloom_filter_length changed, its length,
+** PAR1. */
+static void test_write_bytes(sqlite3 *db) {
+    static uint8_t copy[2 * sizeof good], expected[2 * sizeof good];
+    write_bytes("good.parquet", good, good_size);
+    remove("copy.parquet"); /* an earlier run's */
+    check_sql(
+        db,
+        "CREATE TABLE given AS "
+        "SELECT 'i32' AS column_path, NULL AS g, bloom_build(column1, 100, 0.001, 'parquet INT32') "
+        "AS filter FROM (VALUES (0), (1), (2), (3), (4), (5), (6)) UNION ALL "
+        "SELECT 'txt', 0, bloom_build(column1, 10, 0.01, 'parquet BYTE_ARRAY') "
+        "FROM (VALUES ('v0'), ('v1'), ('v2'), ('v3'), ('v4'), ('v5'))",
+        "");
+    check_sql(db,
+              "SELECT bloom_parquet_write('good.parquet', 'copy.parquet', column_path, g, filter) "
+              "FROM given ORDER BY rowid",
+              "2");
+    sqlite3_stmt *stmt = NULL;
+    CHECK(sqlite3_prepare_v2(db, "SELECT bloom_to_parquet(filter) FROM given ORDER BY rowid", -1,
+                             &stmt, NULL) == SQLITE_OK);
+    size_t size = footer_at, lengths[2] = {0, 0};
+    memcpy(expected, good, footer_at);
+    for (int i = 0; i < 2 && sqlite3_step(stmt) == SQLITE_ROW; i++) {
+        lengths[i] = (size_t)sqlite3_column_bytes(stmt, 0);
+        memcpy(expected + size, sqlite3_column_blob(stmt, 0), lengths[i]);
+        size += lengths[i];
+    }
+    sqlite3_finalize(stmt);
+    CHECK_U64(lengths[0], 16 + 256);
+    CHECK_U64(lengths[1], 15 + 32);
+    size_t footer = footer_size;
+    memcpy(expected + size, good + footer_at, footer_size);
+    replace_filter_fields(expected + size, &footer, 1534, footer_at, lengths[0]);
+    replace_filter_fields(expected + size, &footer, 1722, footer_at + lengths[0], lengths[1]);
+    size += footer;
+    for (int i = 0; i < 4; i++) {
+        expected[size++] = (uint8_t)(footer >> (8 * i));
+    }
+    memcpy(expected + size, "PAR1", 4);
+    size += 4;
+    size_t written = read_bytes("copy.parquet", copy, sizeof copy);
+    CHECK_U64(written, size);
+    CHECK(written == size && memcmp(copy, expected, size) == 0);
+    check_sql(db,
+              "SELECT group_concat(column_path || ' ' || bloom_filter_offset || ' ' || "
+              "bloom_filter_length, ', ') FROM bloom_parquet_filters('copy.parquet')",
+              "i32 %zu 272, i64 1581 47, f32 1628 47, f64 1675 47, txt %zu 47, u 1769 47, "
+              "s.a 1816 47, s.b 1863 47, l.list.element 1910 47",
+              footer_at, footer_at + 272);
+}
+
+/* Sources bloom_parquet_filters refuses, or reads with a problem, refused; destinations that
+** are there in another form; no destination left by an error. */
+static void test_write_refused(sqlite3 *db) {
+    static const char write[] = "SELECT bloom_parquet_write('%s', 'never.parquet', '%s', NULL, "
+                                "bloom_empty(10, 0.01, 'parquet INT64'))";
+    char sql[512], got[4096];
+    remove("never.parquet"); /* an earlier run's, if it failed */
+    /* Each truncation of the footer, with a tail that gives its length. */
+    static uint8_t copy[sizeof good];
+    int refused = 0, left = 0;
+    snprintf(sql, sizeof sql, write, "cut.parquet", "i64");
+    for (size_t size = 0; size < footer_size; size++) {
+        memcpy(copy, good, footer_at + size);
+        for (int i = 0; i < 4; i++) {
+            copy[footer_at + size + i] = (uint8_t)(size >> (8 * i));
+        }
+        memcpy(copy + footer_at + size + 4, "PAR1", 4);
+        write_bytes("cut.parquet", copy, footer_at + size + 8);
+        run(db, got, sizeof got, sql);
+        refused += strncmp(got, "error: bloom_parquet_write: source 'cut.parquet': ", 50) == 0;
+        left += is_there("never.parquet");
+    }
+    CHECK_U64(refused, footer_size);
+    CHECK_U64(left, 0);
+    check_sql(db, sql,
+              "error: bloom_parquet_write: source 'cut.parquet': footer truncated: a field header "
+              "at byte %zu runs past its %zu bytes",
+              footer_size - 1, footer_size - 1);
+    /* An encrypted footer (PARE). */
+    memcpy(copy, good, good_size);
+    copy[good_size - 1] = 'E';
+    write_bytes("encrypted.parquet", copy, good_size);
+    snprintf(sql, sizeof sql, write, "encrypted.parquet", "i64");
+    check_sql(db, sql,
+              "error: bloom_parquet_write: source 'encrypted.parquet': an encrypted Parquet file "
+              "(PARE at its end): its footer is encrypted, which this reader does not decrypt");
+    /* Files made here: an encrypted column, a chunk whose data is in another file (which
+    ** bloom_parquet_filters reads, file_path and all), an encrypted file's plaintext footer. */
+    static const uint8_t duckdb[] = {0x15, 0x40, 0x1C, 0x1C, 0x00, 0x00, 0x1C, 0x1C,
+                                     0x00, 0x00, 0x1C, 0x1C, 0x00, 0x00, 0x00};
+    snprintf(sql, sizeof sql, write, "made.parquet", "x");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 1, 1, 0, 0});
+    check_sql(db, sql,
+              "error: bloom_parquet_write: row group 0 of column 'x' of source 'made.parquet' is "
+              "encrypted, and its filter would have to be: bloom_parquet_write does not encrypt");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 0, 1, 1, 0});
+    check_sql(db, "SELECT column_path, length(filter) FROM bloom_parquet_filters('made.parquet')",
+              "x|96");
+    check_sql(db, sql,
+              "error: bloom_parquet_write: row group 0 of column 'x' of source 'made.parquet' "
+              "keeps its data in another file (its file_path), whose filter would be there");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 0, 1, 0, 1});
+    check_sql(db, "SELECT column_path, length(filter) FROM bloom_parquet_filters('made.parquet')",
+              "x|96");
+    check_sql(db, sql,
+              "error: bloom_parquet_write: source 'made.parquet': the plaintext footer of an "
+              "encrypted file (FileMetaData.encryption_algorithm, field 8): a footer written "
+              "again would not match its signature");
+    write_made_file("made.parquet", &(made_file){duckdb, sizeof duckdb, 2, 0, 1, 0, 0});
+    check_sql(db, sql, "1");
+    CHECK(remove("never.parquet") == 0);
+    CHECK(!is_there("never.parquet"));
+    /* A destination there as a link to nothing, or as a directory, is there. */
+    CHECK(symlink("nothing.parquet", "link.parquet") == 0 || is_there("link.parquet"));
+    check_sql(db,
+              "SELECT bloom_parquet_write('made.parquet', 'link.parquet', 'x', NULL, "
+              "bloom_empty(10, 0.01, 'parquet INT64'))",
+              "error: bloom_parquet_write: destination 'link.parquet' exists: the function writes "
+              "a new file, never over one");
+    CHECK(!is_there("nothing.parquet"));
+    mkdir("directory.parquet", 0777);
+    check_sql(db,
+              "SELECT bloom_parquet_write('made.parquet', 'directory.parquet', 'x', NULL, "
+              "bloom_empty(10, 0.01, 'parquet INT64'))",
+              "error: bloom_parquet_write: destination 'directory.parquet' exists: the function "
+              "writes a new file, never over one");
+}
+
+/* Writes that fail, under a limit on the size of a file (SIGXFSZ ignored: the write fails with
+** EFBIG instead): the filter's (4,112 bytes after the data's 1,957), and, with a filter that
+** fits, the footer's. Each removes the destination. */
+static void test_write_failing(sqlite3 *db) {
+    struct rlimit before, small;
+    if (getrlimit(RLIMIT_FSIZE, &before) != 0 || before.rlim_cur < 2500) {
+        fprintf(stderr, "test_parquet_files: no room under the file size limit: not tested\n");
+        return;
+    }
+    remove("big.parquet"); /* an earlier run's, if it failed */
+    small = before;
+    small.rlim_cur = 2500;
+    signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    check_sql(db,
+              "SELECT bloom_parquet_write('good.parquet', 'big.parquet', 'i64', NULL, "
+              "bloom_empty(1000, 0.001, 'parquet INT64'))",
+              "error: bloom_parquet_write: cannot write destination 'big.parquet': File too large");
+    CHECK(!is_there("big.parquet"));
+    check_sql(db,
+              "SELECT bloom_parquet_write('good.parquet', 'big.parquet', 'i64', NULL, "
+              "bloom_empty(10, 0.01, 'parquet INT64'))",
+              "error: bloom_parquet_write: cannot write destination 'big.parquet': File too large");
+    CHECK(!is_there("big.parquet"));
+    CHECK(setrlimit(RLIMIT_FSIZE, &before) == 0);
+    signal(SIGXFSZ, SIG_DFL);
+}
+
+/* Every byte of the footer set to 0x00, then 0xFF, in turn, and a filter given to i64: an error
+** and no copy, or a copy whose i64 chunks bloom_parquet_filters reads with the filter given, at
+** the end of the source's data. */
+static void test_write_footer_bytes_changed(sqlite3 *db) {
+    static uint8_t copy[sizeof good];
+    char got[4096], want[64];
+    int refused = 0, written = 0, read_back = 0, runs = 0;
+    snprintf(want, sizeof want, "%zu|47", footer_at);
+    remove("changed_copy.parquet"); /* an earlier run's, if it failed */
+    for (size_t i = footer_at; i < footer_at + footer_size; i++) {
+        for (int v = 0; v <= 0xFF; v += 0xFF) {
+            memcpy(copy, good, good_size);
+            copy[i] = (uint8_t)v;
+            write_bytes("changed.parquet", copy, good_size);
+            run(db, got, sizeof got,
+                "SELECT bloom_parquet_write('changed.parquet', 'changed_copy.parquet', 'i64', "
+                "NULL, bloom_empty(10, 0.01, 'parquet INT64'))");
+            if (strncmp(got, "error: bloom_parquet_write: ", 28) == 0) {
+                refused += !is_there("changed_copy.parquet");
+            } else if (strcmp(got, "1") == 0) {
+                written++;
+                run(db, got, sizeof got,
+                    "SELECT DISTINCT bloom_filter_offset || '|' || bloom_filter_length FROM "
+                    "bloom_parquet_filters('changed_copy.parquet') WHERE column_path = 'i64'");
+                read_back += strcmp(got, want) == 0;
+                remove("changed_copy.parquet");
+            }
+            runs++;
+        }
+    }
+    CHECK_U64(refused + written, runs);
+    CHECK_U64(read_back, written);
+    CHECK(written > 0 && refused > 0);
+    printf("test_parquet_files: %d footers changed, %d written and read back, %d refused\n", runs,
+           written, refused);
 }
 
 int main(int argc, char **argv) {
@@ -459,6 +733,10 @@ int main(int argc, char **argv) {
     test_file_shortened(db);
     test_made_files(db);
     test_footer_bytes_changed(db);
+    test_write_bytes(db);
+    test_write_refused(db);
+    test_write_failing(db);
+    test_write_footer_bytes_changed(db);
     sqlite3_close(db);
     return check_report("test_parquet_files");
 }

@@ -14,14 +14,6 @@
 ** leading PAR1, before the footer). A filter that cannot be used is no guess: its filter is NULL
 ** and problem says why. DIRECTONLY: not in triggers or views, which a database file could bring.
 */
-#if !defined(_WIN32)
-/* fseeko and ftello, with a 64-bit off_t on 32-bit hosts too; the strict -std=c11 hides them. */
-#define _FILE_OFFSET_BITS 64
-#if !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L
-#endif
-#endif
-
 #include "sql_api.h"
 
 #include "parquet_files.h"
@@ -29,18 +21,12 @@
 #include "filter.h"
 #include "parquet_core.h"
 #include "parquet_footer.h"
+#include "parquet_io.h"
 #include "sql_error.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#if !defined(_WIN32)
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
 
 /* The columns, in the order of the declaration. */
 enum {
@@ -107,9 +93,9 @@ typedef struct files_cursor {
     int read;        /* the current row's filter or problem is read */
     uint8_t *filter; /* its filter BLOB (sqlite3_malloc64), or NULL */
     uint64_t filter_bytes;
-    char *problem;       /* why it has no filter (sqlite3_malloc), or NULL */
-    int error;           /* the first error of the scan's visitor: SQLITE_NOMEM */
-    char read_error[64]; /* why the last read failed */
+    char *problem;                       /* why it has no filter (sqlite3_malloc), or NULL */
+    int error;                           /* the first error of the scan's visitor: SQLITE_NOMEM */
+    char read_error[PARQUET_IO_WHY_MAX]; /* why the last read failed */
 } files_cursor;
 
 /* Sets the table's error message to text (sqlite3_malloc'd; NULL: out of memory); returns rc,
@@ -147,11 +133,6 @@ static char *files_message(const files_cursor *c, const char *before, const char
     char *text = files_vmessage(c, before, after, ap);
     va_end(ap);
     return text;
-}
-
-/* Sets the table's error to the message of the read that failed: "cannot read 'PATH': WHY". */
-static int files_read_error(files_cursor *c) {
-    return files_errorf(c, SQLITE_ERROR, "cannot read ", ": %s", c->read_error);
 }
 
 /* ---- The table ------------------------------------------------------------------------- */
@@ -273,45 +254,10 @@ static int files_close(sqlite3_vtab_cursor *cursor) {
 
 /* ---- The file --------------------------------------------------------------------------- */
 
-/* Moves the file to offset: 0, or -1 with errno. */
-static int files_seek(FILE *file, uint64_t offset) {
-#if defined(_WIN32)
-    return _fseeki64(file, (__int64)offset, SEEK_SET);
-#else
-    return fseeko(file, (off_t)offset, SEEK_SET);
-#endif
-}
-
-/* The open file's size into *size: 0, or -1 with the reason in the cursor's read_error. */
-static int files_size(files_cursor *c, uint64_t *size) {
-#if defined(_WIN32)
-    __int64 end = _fseeki64(c->file, 0, SEEK_END) == 0 ? _ftelli64(c->file) : -1;
-#else
-    off_t end = fseeko(c->file, 0, SEEK_END) == 0 ? ftello(c->file) : -1;
-#endif
-    if (end < 0) {
-        snprintf(c->read_error, sizeof c->read_error, "%s", strerror(errno));
-        return -1;
-    }
-    *size = (uint64_t)end;
-    return 0;
-}
-
 /* Reads bytes bytes at offset of the open file into out: 0, or -1 with the reason in the
-** cursor's read_error (an error, or the file ending first, as one shortened since its size was
-** taken does). */
+** cursor's read_error. */
 static int files_read(files_cursor *c, uint64_t offset, void *out, size_t bytes) {
-    errno = 0;
-    if (files_seek(c->file, offset) == 0 && fread(out, 1, bytes, c->file) == bytes) {
-        return 0;
-    }
-    if (errno != 0) {
-        snprintf(c->read_error, sizeof c->read_error, "%s", strerror(errno));
-    } else {
-        snprintf(c->read_error, sizeof c->read_error, "it ends before byte %llu",
-                 (unsigned long long)(offset + bytes));
-    }
-    return -1;
+    return parquet_io_read(c->file, offset, out, bytes, c->read_error);
 }
 
 /* The scan's visitor: a chunk with a Bloom filter offset becomes a row. */
@@ -383,73 +329,21 @@ static int files_scan(files_cursor *c, const uint8_t *footer, uint32_t bytes) {
 ** into the rows. */
 static int files_load(files_cursor *c) {
     char why[PARQUET_WHY_MAX];
-    uint8_t tail[PARQUET_TAIL_BYTES] = {0}, head[PARQUET_MAGIC_BYTES];
-    uint64_t size = 0, offset = 0;
-    uint32_t length = 0;
-    if (files_size(c, &size) != 0 ||
-        (size >= PARQUET_MIN_FILE_BYTES &&
-         files_read(c, size - PARQUET_TAIL_BYTES, tail, sizeof tail) != 0)) {
-        return files_read_error(c);
-    }
-    if (parquet_footer_locate(size, tail, &offset, &length, why) != PARQUET_OK) {
-        return files_errorf(c, SQLITE_ERROR, "", ": %s", why);
-    }
-    if (files_read(c, 0, head, sizeof head) != 0) {
-        return files_read_error(c);
-    }
-    if (parquet_head_check(head, why) != PARQUET_OK) {
-        return files_errorf(c, SQLITE_ERROR, "", ": %s", why);
-    }
+    int cannot_read = 0;
+    parquet_io_footer footer;
     int limit = sqlite3_limit(((files_table *)c->base.pVtab)->db, SQLITE_LIMIT_LENGTH, -1);
-    if (length > (uint32_t)limit) {
-        return files_errorf(c, SQLITE_TOOBIG, "",
-                            ": a footer of %u bytes, more than SQLITE_LIMIT_LENGTH (%d)", length,
-                            limit);
+    int rc = parquet_io_load_footer(c->file, limit, &footer, &cannot_read, why);
+    if (rc == SQLITE_NOMEM) {
+        return rc;
     }
-    uint8_t *footer = sqlite3_malloc64(length);
-    if (footer == NULL) {
-        return SQLITE_NOMEM;
+    if (rc != SQLITE_OK) {
+        return cannot_read ? files_errorf(c, rc, "cannot read ", ": %s", why)
+                           : files_errorf(c, rc, "", ": %s", why);
     }
-    int rc = files_read(c, offset, footer, length) != 0 ? files_read_error(c)
-                                                        : files_scan(c, footer, length);
-    sqlite3_free(footer);
-    c->data_end = offset;
+    rc = files_scan(c, footer.bytes, footer.length);
+    sqlite3_free(footer.bytes);
+    c->data_end = footer.data_end;
     return rc;
-}
-
-/* Opens path for reading: the FILE, or NULL with the reason in *why_not. On POSIX systems only
-** a regular file (not a directory, a FIFO that would wait for a writer, a device), opened
-** without waiting. */
-static FILE *files_open_path(const char *path, const char **why_not) {
-#if defined(_WIN32)
-    FILE *file = fopen(path, "rb");
-    *why_not = file == NULL ? strerror(errno) : NULL;
-    if (file != NULL) {
-        setvbuf(file, NULL, _IONBF, 0); /* reads are few and large: no copy through a buffer */
-    }
-    return file;
-#else
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    if (fd < 0) {
-        *why_not = strerror(errno);
-        return NULL;
-    }
-    struct stat st;
-    FILE *file = NULL;
-    if (fstat(fd, &st) != 0) {
-        *why_not = strerror(errno);
-    } else if (!S_ISREG(st.st_mode)) {
-        *why_not = S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file";
-    } else if ((file = fdopen(fd, "rb")) == NULL) {
-        *why_not = strerror(errno);
-    } else {
-        setvbuf(file, NULL, _IONBF, 0); /* reads are few and large: no copy through a buffer */
-    }
-    if (file == NULL) {
-        close(fd);
-    }
-    return file;
-#endif
 }
 
 /* xFilter: opens the file named by the path argument and reads its footer into rows. */
@@ -478,7 +372,7 @@ static int files_filter(sqlite3_vtab_cursor *cursor, int idx_num, const char *id
         return files_errorf(c, SQLITE_ERROR, "the path must be TEXT without NUL, got ", "");
     }
     const char *why_not;
-    c->file = files_open_path(path, &why_not);
+    c->file = parquet_io_open(path, &why_not);
     if (c->file == NULL) {
         return files_errorf(c, SQLITE_ERROR, "cannot open ", ": %s", why_not);
     }

@@ -671,13 +671,16 @@ static parquet_status chunk_read_metadata(thrift_reader *r, uint8_t type, chunk_
     return PARQUET_OK;
 }
 
-/* ColumnChunk's fields: meta_data (3), crypto_metadata (8), encrypted_column_metadata (9); the
-** others skipped. */
+/* ColumnChunk's fields: file_path (1), meta_data (3), crypto_metadata (8),
+** encrypted_column_metadata (9); the others skipped. */
 static parquet_status chunk_read_field(thrift_reader *r, void *state, int32_t id, uint8_t type,
                                        int depth) {
     chunk_walk *walk = state;
     parquet_status status;
     switch (id) {
+    case 1:
+        status = thrift_expect(r, type, THRIFT_BINARY, "ColumnChunk.file_path (field 1)");
+        return status == PARQUET_OK ? thrift_binary(r, &walk->chunk.file_path) : status;
     case 3:
         return chunk_read_metadata(r, type, walk, depth);
     case 8:
@@ -718,6 +721,7 @@ static parquet_status chunk_visit(thrift_reader *r, chunk_walk *walk, uint32_t c
     chunk->column = column;
     chunk->has_metadata = chunk->encrypted = 0;
     chunk->path_count = 0;
+    chunk->file_path = (parquet_text){NULL, 0};
     chunk->physical_type = -1;
     chunk->num_values = chunk->bloom_filter_offset = chunk->bloom_filter_length = -1;
     parquet_status status = thrift_struct(r, depth, chunk_read_field, walk);
@@ -786,6 +790,299 @@ parquet_status parquet_footer_scan(const uint8_t *footer, size_t bytes, int32_t 
         }
     }
     return status;
+}
+
+/* ---- The footer rewritten ---------------------------------------------------------------- */
+
+/* A rewrite: the footer being read, the bytes written (counted always, stored while they fit in
+** out), the places and the row group being walked. */
+typedef struct footer_rewrite {
+    thrift_reader r;
+    uint8_t *out;    /* NULL: count only */
+    size_t capacity; /* of out */
+    size_t size;     /* the bytes written so far, SIZE_MAX past it */
+    size_t copied;   /* the footer's bytes before this offset are written */
+    const parquet_bloom_place *places;
+    size_t count, next; /* places[next] is the next chunk to find */
+    uint32_t row_group;
+} footer_rewrite;
+
+/* Writes n bytes (or counts them only). */
+static void rewrite_put(footer_rewrite *w, const uint8_t *bytes, size_t n) {
+    if (w->out != NULL && n <= w->capacity && w->size <= w->capacity - n) {
+        memcpy(w->out + w->size, bytes, n);
+    }
+    w->size = n > SIZE_MAX - w->size ? SIZE_MAX : w->size + n;
+}
+
+/* Writes the footer's bytes from where the last copy ended to end. */
+static void rewrite_copy_to(footer_rewrite *w, size_t end) {
+    rewrite_put(w, w->r.bytes + w->copied, end - w->copied);
+    w->copied = end;
+}
+
+/* Writes v as a varint. */
+static void rewrite_varint(footer_rewrite *w, uint64_t v) {
+    uint8_t bytes[10];
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7) {
+        bytes[n++] = (uint8_t)(v | 0x80);
+    }
+    bytes[n++] = (uint8_t)v;
+    rewrite_put(w, bytes, n);
+}
+
+/* Writes v as a zigzag varint. */
+static void rewrite_zigzag(footer_rewrite *w, int64_t v) {
+    rewrite_varint(w, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* Writes the header of field id of type after the field last: the short form for a delta of 1 to
+** 15, else the long form (the type, then the id as a zigzag varint). */
+static void rewrite_field_header(footer_rewrite *w, int32_t id, uint8_t type, int32_t last) {
+    int32_t delta = id - last;
+    if (delta >= 1 && delta <= 15) {
+        uint8_t byte = (uint8_t)(delta << 4 | type);
+        rewrite_put(w, &byte, 1);
+    } else {
+        rewrite_put(w, &type, 1);
+        rewrite_zigzag(w, id);
+    }
+}
+
+/* Writes bloom_filter_offset (field 14) and bloom_filter_length (15) of place after the field
+** *last, which becomes 15. */
+static void rewrite_bloom_fields(footer_rewrite *w, const parquet_bloom_place *place,
+                                 int32_t *last) {
+    rewrite_field_header(w, 14, THRIFT_I64, *last);
+    rewrite_zigzag(w, place->offset);
+    rewrite_field_header(w, 15, THRIFT_I32, 14);
+    rewrite_zigzag(w, place->length);
+    *last = 15;
+}
+
+/* Rewrites the ColumnMetaData at depth whose first field header is the next byte, for the place
+** w->places[w->next]: fields 14 and 15 left out, written again before the first field of a
+** higher id (or the stop byte); a short-form header whose delta changed written again. */
+static parquet_status rewrite_metadata(footer_rewrite *w, int depth) {
+    thrift_reader *r = &w->r;
+    const parquet_bloom_place *place = &w->places[w->next];
+    rewrite_copy_to(w, r->at);
+    int32_t id = 0, written = 0; /* the last field read, and the last written */
+    int added = 0;
+    for (;;) {
+        size_t header_at = r->at;
+        int32_t before = id;
+        uint8_t type = THRIFT_STOP;
+        parquet_status status = thrift_field(r, &type, &id);
+        if (status != PARQUET_OK) {
+            return status;
+        }
+        if (type == THRIFT_STOP) {
+            break;
+        }
+        size_t value_at = r->at;
+        status = thrift_skip(r, type, 0, depth + 1);
+        if (status != PARQUET_OK) {
+            return status;
+        }
+        if (id == 14 || id == 15) {
+            continue; /* left out: written with the place's values */
+        }
+        if (!added && id > 15) {
+            rewrite_bloom_fields(w, place, &written);
+            added = 1;
+        }
+        int long_form = r->bytes[header_at] >> 4 == 0;
+        if (long_form || written == before) {
+            rewrite_put(w, r->bytes + header_at, value_at - header_at);
+        } else {
+            rewrite_field_header(w, id, type, written);
+        }
+        rewrite_put(w, r->bytes + value_at, r->at - value_at);
+        written = id;
+    }
+    if (!added) {
+        rewrite_bloom_fields(w, place, &written);
+    }
+    w->copied = r->at - 1; /* the stop byte, copied next */
+    return PARQUET_OK;
+}
+
+/* Walks column chunk `column` of the row group being walked, a ColumnChunk at depth, rewriting
+** its meta_data when the next place names it. */
+static parquet_status rewrite_chunk(footer_rewrite *w, uint32_t column, int depth) {
+    thrift_reader *r = &w->r;
+    size_t start = r->at;
+    int chosen = w->next < w->count && w->places[w->next].row_group == w->row_group &&
+                 w->places[w->next].column == column;
+    int has_metadata = 0;
+    int32_t id = 0;
+    for (;;) {
+        uint8_t type = THRIFT_STOP;
+        parquet_status status = thrift_field(r, &type, &id);
+        if (status != PARQUET_OK) {
+            return status;
+        }
+        if (type == THRIFT_STOP) {
+            break;
+        }
+        if (id != 3) {
+            status = thrift_skip(r, type, 0, depth + 1);
+        } else if (has_metadata) {
+            return thrift_invalid(r, r->field_at,
+                                  "row group %lu, column chunk %lu has its meta_data (field 3) "
+                                  "twice",
+                                  (unsigned long)w->row_group, (unsigned long)column);
+        } else {
+            has_metadata = 1;
+            status = thrift_expect(r, type, THRIFT_STRUCT, "ColumnChunk.meta_data (field 3)");
+            if (status == PARQUET_OK) {
+                status =
+                    chosen ? rewrite_metadata(w, depth + 1) : thrift_skip(r, type, 0, depth + 1);
+            }
+        }
+        if (status != PARQUET_OK) {
+            return status;
+        }
+    }
+    if (chosen && !has_metadata) {
+        return thrift_invalid(r, start,
+                              "row group %lu, column chunk %lu has no meta_data (field 3) to "
+                              "give a Bloom filter",
+                              (unsigned long)w->row_group, (unsigned long)column);
+    }
+    w->next += (size_t)chosen;
+    return PARQUET_OK;
+}
+
+/* Walks the row group being walked, a RowGroup at depth: each of its columns (field 1). */
+static parquet_status rewrite_row_group(footer_rewrite *w, int depth) {
+    thrift_reader *r = &w->r;
+    int has_columns = 0;
+    uint32_t columns = 0;
+    int32_t id = 0;
+    for (;;) {
+        uint8_t type = THRIFT_STOP;
+        parquet_status status = thrift_field(r, &type, &id);
+        if (status != PARQUET_OK) {
+            return status;
+        }
+        if (type == THRIFT_STOP) {
+            break;
+        }
+        if (id != 1) {
+            status = thrift_skip(r, type, 0, depth + 1);
+        } else if (has_columns) {
+            return thrift_invalid(r, r->field_at, "row group %lu has its columns (field 1) twice",
+                                  (unsigned long)w->row_group);
+        } else {
+            has_columns = 1;
+            status =
+                thrift_expect_list(r, type, THRIFT_STRUCT, "RowGroup.columns (field 1)", &columns);
+            for (uint32_t column = 0; status == PARQUET_OK && column < columns; column++) {
+                status = rewrite_chunk(w, column, depth + 2);
+            }
+        }
+        if (status != PARQUET_OK) {
+            return status;
+        }
+    }
+    if (w->next < w->count && w->places[w->next].row_group == w->row_group) {
+        snprintf(r->why, PARQUET_WHY_MAX, "row group %lu has no column chunk %lu: it has %lu",
+                 (unsigned long)w->row_group, (unsigned long)w->places[w->next].column,
+                 (unsigned long)columns);
+        return PARQUET_INVALID;
+    }
+    return PARQUET_OK;
+}
+
+/* Checks the places: in ascending order of row group and column, each once, offsets and lengths
+** not negative. */
+static parquet_status rewrite_check_places(const parquet_bloom_place *places, size_t count,
+                                           char *why) {
+    for (size_t i = 0; i < count; i++) {
+        const parquet_bloom_place *p = &places[i];
+        if (p->offset < 0 || p->length < 0) {
+            snprintf(why, PARQUET_WHY_MAX, "place %lu: a Bloom filter offset %lld and length %ld",
+                     (unsigned long)i, (long long)p->offset, (long)p->length);
+            return PARQUET_INVALID;
+        }
+        if (i > 0 && (p->row_group < p[-1].row_group ||
+                      (p->row_group == p[-1].row_group && p->column <= p[-1].column))) {
+            snprintf(why, PARQUET_WHY_MAX,
+                     "place %lu: row group %lu, column chunk %lu after row group %lu, column chunk "
+                     "%lu (places go in order, each chunk once)",
+                     (unsigned long)i, (unsigned long)p->row_group, (unsigned long)p->column,
+                     (unsigned long)p[-1].row_group, (unsigned long)p[-1].column);
+            return PARQUET_INVALID;
+        }
+    }
+    return PARQUET_OK;
+}
+
+parquet_status parquet_footer_rewrite(const uint8_t *footer, size_t bytes,
+                                      const parquet_bloom_place *places, size_t count, uint8_t *out,
+                                      size_t capacity, size_t *out_bytes, char *why) {
+    footer_rewrite w = {.r = {.bytes = footer, .size = bytes, .what = "footer", .why = why},
+                        .out = out,
+                        .capacity = capacity,
+                        .places = places,
+                        .count = count};
+    thrift_reader *r = &w.r;
+    parquet_status status = rewrite_check_places(places, count, why);
+    int has_row_groups = 0;
+    uint32_t row_groups = 0;
+    int32_t id = 0;
+    while (status == PARQUET_OK) {
+        uint8_t type = THRIFT_STOP;
+        status = thrift_field(r, &type, &id);
+        if (status != PARQUET_OK || type == THRIFT_STOP) {
+            break;
+        }
+        if (id == 8) {
+            snprintf(
+                why, PARQUET_WHY_MAX,
+                "the plaintext footer of an encrypted file (FileMetaData.encryption_algorithm, "
+                "field 8): a footer written again would not match its signature");
+            return PARQUET_INVALID;
+        }
+        if (id != 4) {
+            status = thrift_skip(r, type, 0, 2);
+        } else if (has_row_groups) {
+            return thrift_invalid(r, r->field_at,
+                                  "FileMetaData has its row_groups (field 4) twice");
+        } else {
+            has_row_groups = 1;
+            status = thrift_expect_list(r, type, THRIFT_STRUCT, "FileMetaData.row_groups (field 4)",
+                                        &row_groups);
+            for (uint32_t g = 0; status == PARQUET_OK && g < row_groups; g++) {
+                w.row_group = g;
+                status = rewrite_row_group(&w, 3);
+            }
+        }
+    }
+    if (status != PARQUET_OK) {
+        return status;
+    }
+    if (w.next < count) {
+        snprintf(why, PARQUET_WHY_MAX, "no row group %lu: the footer has %lu",
+                 (unsigned long)places[w.next].row_group, (unsigned long)row_groups);
+        return PARQUET_INVALID;
+    }
+    rewrite_copy_to(&w, bytes); /* and the bytes after the FileMetaData */
+    if (w.size == SIZE_MAX) {
+        snprintf(why, PARQUET_WHY_MAX, "the footer written again would pass SIZE_MAX bytes");
+        return PARQUET_INVALID;
+    }
+    if (out != NULL && w.size > capacity) {
+        snprintf(why, PARQUET_WHY_MAX,
+                 "the footer written again needs %llu bytes, more than the %llu given",
+                 (unsigned long long)w.size, (unsigned long long)capacity);
+        return PARQUET_INVALID;
+    }
+    *out_bytes = w.size;
+    return PARQUET_OK;
 }
 
 /* ---- BloomFilterHeader ------------------------------------------------------------------- */

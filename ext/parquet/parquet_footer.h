@@ -34,8 +34,8 @@ typedef enum parquet_status {
     PARQUET_STOPPED    /* parquet_footer_scan: the visitor stopped the walk */
 } parquet_status;
 
-/* Bytes inside the footer: a string of path_in_schema or created_by. bytes is NULL when the
-** field is absent. */
+/* Bytes inside the footer: a string of path_in_schema, created_by or file_path. bytes is NULL when
+** the field is absent. */
 typedef struct parquet_text {
     const uint8_t *bytes;
     uint32_t length;
@@ -55,6 +55,8 @@ typedef struct parquet_chunk {
     int64_t bloom_filter_offset; /* -1 when absent */
     int64_t bloom_filter_length; /* -1 when absent (Spark and others write the offset only) */
     parquet_text created_by;     /* FileMetaData.created_by, the same for every chunk */
+    parquet_text file_path;      /* ColumnChunk.file_path: the file that holds the chunk's data
+                                    when not this one (a summary file's), or absent */
 } parquet_chunk;
 
 /* What parquet_footer_scan calls for each column chunk: 0 to go on, anything else to stop the
@@ -89,6 +91,38 @@ parquet_status parquet_footer_leaves(const uint8_t *footer, size_t bytes, uint32
 parquet_status parquet_footer_scan(const uint8_t *footer, size_t bytes, int32_t *leaf_scratch,
                                    uint32_t leaves, parquet_chunk_visitor visit, void *state,
                                    char *why);
+
+/* A column chunk's new Bloom filter, for parquet_footer_rewrite: the chunk (its row group and its
+** column, from 0, as parquet_footer_scan numbers them) and what its ColumnMetaData's
+** bloom_filter_offset (field 14) and bloom_filter_length (field 15) become. */
+typedef struct parquet_bloom_place {
+    uint32_t row_group;
+    uint32_t column;
+    int64_t offset; /* 0 or more */
+    int32_t length; /* 0 or more */
+} parquet_bloom_place;
+
+/*
+** Re-encodes the FileMetaData in footer[0, bytes) with the column chunks of places[0, count) (in
+** ascending order of row group, then column; each at most once) given a Bloom filter: in each
+** one's ColumnMetaData, fields 14 and 15 are left out wherever they are and written again, with
+** the place's values, before its first field of a higher id (or at its end). Every other byte is
+** copied as it is, but the short-form header of a field that follows a field left out or added,
+** which is written again for its new delta (in the short form when that delta is 1 to 15); the
+** bytes after the FileMetaData (none in a plaintext footer) are copied too.
+**
+** With out NULL, only counts: *out_bytes is the new footer's length. With out, writes it into
+** out[0, capacity), which must hold it (else PARQUET_INVALID; nothing is written past capacity).
+** Returns PARQUET_OK, or PARQUET_INVALID or PARQUET_TRUNCATED with why: the footer malformed
+** (as parquet_footer_scan says it, for the parts this walk reads), its row_groups (field 4) or a
+** ColumnChunk's meta_data (field 3) given twice, an encryption_algorithm (field 8: the plaintext
+** footer of an encrypted file, whose signature a new footer would not match); a place out of
+** order, with a negative offset or length, for a chunk the footer does not have or one without
+** meta_data.
+*/
+parquet_status parquet_footer_rewrite(const uint8_t *footer, size_t bytes,
+                                      const parquet_bloom_place *places, size_t count, uint8_t *out,
+                                      size_t capacity, size_t *out_bytes, char *why);
 
 /* A BloomFilterHeader read: its length in bytes, and numBytes, the bitset's (a positive multiple
 ** of 32) that follows it. */

@@ -51,12 +51,7 @@ static int sql_error_is_control(const unsigned char *t, int length) {
            (length == 2 && t[0] == 0xC2 && t[1] < 0xA0);
 }
 
-/*
-** Appends TEXT t of the given bytes, quoted, as error messages show it: its
-** first QUOTED_TEXT_MAX characters then ... if cut, with control characters
-** and bytes that are not UTF-8 as \xNN, so a message never carries raw bytes.
-*/
-static void sql_error_append_text(sqlite3_str *s, const unsigned char *t, int bytes) {
+void sql_append_text(sqlite3_str *s, const unsigned char *t, int bytes) {
     sqlite3_str_appendchar(s, 1, '\'');
     for (int i = 0, chars = 0; i < bytes; chars++) {
         int length = sql_error_utf8_length(t + i, bytes - i);
@@ -104,8 +99,8 @@ void sql_append_value(sqlite3_str *s, sqlite3_value *v) {
         break;
     case SQLITE_TEXT:
         text = sqlite3_value_text(v);
-        sql_error_append_text(s, text ? text : (const unsigned char *)"",
-                              text ? sqlite3_value_bytes(v) : 0);
+        sql_append_text(s, text ? text : (const unsigned char *)"",
+                        text ? sqlite3_value_bytes(v) : 0);
         break;
     default:
         sqlite3_str_appendf(s, "a BLOB of %d byte%s", sqlite3_value_bytes(v),

@@ -16,6 +16,11 @@
 ** characters, control characters and bytes that are not UTF-8 as \xNN), a BLOB of N bytes. */
 void sql_append_value(sqlite3_str *s, sqlite3_value *v);
 
+/* Appends the bytes of a text, t[0, bytes), quoted as messages show a TEXT value: its first 40
+** characters, then ... if cut, with control characters and bytes that are not UTF-8 as \xNN, so
+** a message never carries raw bytes. */
+void sql_append_text(sqlite3_str *s, const unsigned char *t, int bytes);
+
 /* Appends REAL v: 15 significant digits as SQLite shows them, or 17 when 15 would show a
 ** fractional v as a whole number, or v as the same text as other. */
 void sql_append_real(sqlite3_str *s, double v, double other);

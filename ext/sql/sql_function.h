@@ -11,10 +11,12 @@
 
 /* What a function does besides computing its result from its arguments (rule 15 (flags)). */
 enum {
-    SQL_PURE = 0,         /* nothing: deterministic and innocuous */
-    SQL_READS_TABLES = 1, /* reads the table it names, in any schema: neither, so that an
-                             untrusted schema cannot read another database through it */
-    SQL_WRITES_TABLES = 2 /* writes the table it names: neither */
+    SQL_PURE = 0,          /* nothing: deterministic and innocuous */
+    SQL_READS_TABLES = 1,  /* reads the table it names, in any schema: neither, so that an
+                              untrusted schema cannot read another database through it */
+    SQL_WRITES_TABLES = 2, /* writes the table it names: neither */
+    SQL_WRITES_FILES = 3   /* writes the file it names: neither, and DIRECTONLY, so that no view
+                              or trigger (which a database file brings) can call it */
 };
 
 typedef struct sql_function {
@@ -24,7 +26,7 @@ typedef struct sql_function {
     void (*step)(sqlite3_context *, int, sqlite3_value **); /* or an aggregate */
     void (*final)(sqlite3_context *);
     const char *forms; /* nargs -1: what to call instead, for the message */
-    int effects;       /* SQL_PURE, SQL_READS_TABLES or SQL_WRITES_TABLES */
+    int effects;       /* SQL_PURE, SQL_READS_TABLES, SQL_WRITES_TABLES or SQL_WRITES_FILES */
 } sql_function;
 
 /* The error of a call of a function with a number of arguments it has no form for (rule 14

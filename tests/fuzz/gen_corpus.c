@@ -1127,9 +1127,53 @@ static void put_every_type_footer(seed *s) {
     PUT_LITERAL(s, 0x00);
 }
 
+/* A footer whose ColumnMetaData has its fields out of order, as a rewrite meets them: 15 first,
+** 14 in the long form after 20, an id past 15 after it in the short form, a boolean, a nested
+** struct (statistics) and an id in the long form past any delta. */
+static void put_any_order_footer(seed *s) {
+    PUT_LITERAL(s, 0x29, 0x2C);                   /* schema (2): a list of 2 structs */
+    PUT_LITERAL(s, 0x55, 0x02, 0x00);             /*   the root: num_children (5) 1 */
+    PUT_LITERAL(s, 0x15, 0x04, 0x00);             /*   a leaf: type (1) 2, INT64 */
+    PUT_LITERAL(s, 0x29, 0x1C);                   /* row_groups (4): a list of 1 struct */
+    PUT_LITERAL(s, 0x19, 0x1C);                   /*   columns (1): a list of 1 struct */
+    PUT_LITERAL(s, 0x26, 0x00);                   /*     file_offset (2): 0 */
+    PUT_LITERAL(s, 0x1C);                         /*     meta_data (3): */
+    PUT_LITERAL(s, 0xF5, 0x5E);                   /*       bloom_filter_length (15): 47 */
+    PUT_LITERAL(s, 0x05, 0x02, 0x04);             /*       type (1), long form: 2 */
+    PUT_LITERAL(s, 0x29, 0x18, 0x02, 'i', 'd');   /*       path_in_schema (3): ["id"] */
+    PUT_LITERAL(s, 0x26, 0x14);                   /*       num_values (5): 10 */
+    PUT_LITERAL(s, 0x7C, 0x58, 0x01, 0x01, 0x00); /*       statistics (12): max "\x01" */
+    PUT_LITERAL(s, 0x06, 0x28, 0x02);             /*       20, long form: an i64, 1 */
+    PUT_LITERAL(s, 0x06, 0x1C, 0x08);             /*       bloom_filter_offset (14), long: 4 */
+    PUT_LITERAL(s, 0x31);                         /*       17: true */
+    PUT_LITERAL(s, 0x08, 0xD0, 0x0F, 0x00);       /*       1000, long form: an empty binary */
+    PUT_LITERAL(s, 0x00, 0x00, 0x00); /*     the ends of meta_data, the chunk, the group */
+    PUT_LITERAL(s, 0x00);
+}
+
+/* The footer of types.parquet rewritten with a filter for every chunk that has one, as
+** bloom_parquet_write writes it (each at the end of the data, 47 bytes). */
+static void put_rewritten_footer(seed *s, const uint8_t *footer, uint32_t length,
+                                 uint64_t data_end) {
+    static parquet_bloom_place places[64];
+    static uint8_t written[MAX_FIXTURE_BYTES];
+    char why[PARQUET_WHY_MAX];
+    size_t count = 0, bytes = 0;
+    for (uint32_t column = 0; column < 9; column++) {
+        places[count++] = (parquet_bloom_place){0, column, (int64_t)data_end + 47 * column, 47};
+    }
+    if (parquet_footer_rewrite(footer, length, places, count, written, sizeof written, &bytes,
+                               why) != PARQUET_OK) {
+        fuzz_fail("types.parquet's footer rewritten: %s", why);
+    }
+    put_bytes(s, written, bytes);
+}
+
 /* fuzz_parquet_footer: the footers of tests/parquet's files, one of them whole; their first
 ** Bloom filters with their headers (DuckDB's, @dsnp/parquetjs's empty unions); the header
-** Parquet writers store for 8,192 bytes; a footer of every Thrift type, alone and in a file. */
+** Parquet writers store for 8,192 bytes; a footer of every Thrift type, alone and in a file; a
+** footer whose chunk has its fields out of order, and types.parquet's footer rewritten by
+** parquet_footer_rewrite, for the rewrites. */
 static void write_parquet_corpus(const char *dir) {
     static const char *const fixtures[] = {"types", "row_groups", "no_filters", "parquetjs"};
     static seed f, s;
@@ -1150,6 +1194,9 @@ static void write_parquet_corpus(const char *dir) {
         write_file(dir, "fuzz_parquet_footer", name, f.bytes + offset, length);
         if (i == 0) {
             write_file(dir, "fuzz_parquet_footer", "file_types", f.bytes, f.size);
+            s.size = 0;
+            put_rewritten_footer(&s, f.bytes + offset, length, offset);
+            write_file(dir, "fuzz_parquet_footer", "footer_types_rewritten", s.bytes, s.size);
         }
         int64_t at = -1;
         parquet_footer_scan(f.bytes + offset, length, scratch, leaves, first_filter, &at, why);
@@ -1174,6 +1221,9 @@ static void write_parquet_corpus(const char *dir) {
     put_bytes(&s, (const uint8_t[]){length & 0xFF, length >> 8 & 0xFF, 0, 0}, 4);
     put_bytes(&s, "PAR1", 4);
     write_file(dir, "fuzz_parquet_footer", "file_every_type", s.bytes, s.size);
+    s.size = 0;
+    put_any_order_footer(&s);
+    write_file(dir, "fuzz_parquet_footer", "footer_any_order", s.bytes, s.size);
 }
 
 /* ---- fuzz_wasm_reader ---- */

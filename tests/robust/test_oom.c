@@ -1,9 +1,11 @@
 /*
 ** test_oom.c: every allocation failure while the extension works ends cleanly.
 **
-** Usage: test_oom EXTENSION PARQUET_DIR
+** Usage: test_oom EXTENSION PARQUET_DIR SCRATCH_DIR
 **
-** PARQUET_DIR (tests/parquet) becomes the working directory, for the operations on its files.
+** PARQUET_DIR (tests/parquet) becomes the working directory, for the operations on its files;
+** the operations that write a file (bloom_parquet_write's, named "write: ...") write
+** SCRATCH_DIR/oom_write.parquet, bound to ?3, removed after each run.
 **
 ** Installs a failing allocator with SQLITE_CONFIG_MALLOC, then, for every
 ** operation below and for N = 1, 2, ..., runs the operation with the Nth
@@ -14,6 +16,8 @@
 **  - for an operation that writes in place (to a table of an attached file,
 **    restored before each run), leave the cells it may write byte for byte as
 **    they were after SQLITE_NOMEM, and as an unfailed run leaves them otherwise;
+**  - for an operation that writes a file, leave none after SQLITE_NOMEM, and
+**    otherwise the file (or none) an unfailed run leaves;
 **  - leave sqlite3_memory_used() where it was before the statement was prepared;
 **  - leave the connection usable: a health query gives its usual answer.
 ** Failures inside SQLite (prepare, sorting, text conversion) count as well as
@@ -51,6 +55,14 @@ static struct {
     long long failures_made; /* of those, the ones that returned NULL */
     int failed_in_extension; /* one of those was made with the extension's code on the stack */
 } plan;
+
+/* The file the operations that write one write (?3): SCRATCH_DIR/oom_write.parquet. */
+static char write_destination[4096];
+
+/* Whether the file an operation writes is there. */
+static int written_file_is_there(void) {
+    return access(write_destination, F_OK) == 0;
+}
 
 /* Where the extension is mapped: the base address of the object holding sqlite3_bloom_init. */
 static const void *extension_base;
@@ -166,17 +178,20 @@ typedef struct blob {
 } blob;
 
 /*
-** Runs sql on db with ?1 and ?2, where it has them, bound to parameters[0] and [1],
-** appending each row to rows as one line. Returns SQLITE_DONE, or the result code of
+** Runs sql on db with ?1 and ?2, where it has them, bound to parameters[0] and [1], and ?3
+** to the file the writers write, appending each row to rows as one line. Returns SQLITE_DONE, or
+*the result code of
 ** the failure, whose message then ends rows.
 */
 static int run_statement(sqlite3 *db, const char *sql, const blob *parameters, text *rows) {
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
     for (int i = 0; rc == SQLITE_OK && i < sqlite3_bind_parameter_count(stmt); i++) {
-        if (i < 2 && parameters[i].bytes != NULL) {
+        if (i < 2 && parameters != NULL && parameters[i].bytes != NULL) {
             rc = sqlite3_bind_blob(stmt, i + 1, parameters[i].bytes, parameters[i].length,
                                    SQLITE_STATIC);
+        } else if (i == 2) {
+            rc = sqlite3_bind_text(stmt, 3, write_destination, -1, SQLITE_STATIC);
         }
     }
     if (rc == SQLITE_OK) {
@@ -215,6 +230,11 @@ typedef struct operation {
                         ** a query of disk.cells; they are restored before each run */
     int changes;        /* whether an unfailed run changes those cells */
 } operation;
+
+/* Whether op writes a file, ?3: its name starts "write:". */
+static int operation_writes_file(const operation *op) {
+    return strncmp(op->name, "write:", 6) == 0;
+}
 
 /* Whether op keeps memory for later statements: a live table's caches, which the restore of its
 ** filters empties, so that memory is counted after that restore. The operations on live tables
@@ -529,6 +549,18 @@ static const operation operations[] = {
     {"error: not a Parquet file", 0, "SELECT * FROM bloom_parquet_filters('README.md')",
      "error 1: bloom_parquet_filters: 'README.md': not a Parquet file: no PAR1 at its end", NULL,
      0},
+    {"write: bloom_parquet_write", 0,
+     "SELECT bloom_parquet_write('row_groups.parquet', ?3, column_path, g, f) FROM (SELECT 'key' "
+     "AS column_path, NULL AS g, bloom_build(k, 100, 0.01, 'parquet BYTE_ARRAY') AS f FROM keys "
+     "WHERE typeof(k) = 'text' UNION ALL SELECT 'part', 1, bloom_empty(10, 0.01, 'parquet INT64'))",
+     "1:4\n", NULL, 0},
+    {"write: error after the first row", 0,
+     "SELECT bloom_parquet_write('types.parquet', ?3, column_path, NULL, f) FROM (SELECT 'i64' "
+     "AS column_path, bloom_empty(10, 0.01, 'parquet INT64') AS f UNION ALL SELECT 'i32', "
+     "bloom_empty(10, 0.01, 'parquet INT64'))",
+     "error 1: bloom_parquet_write: column 'i32' of source 'types.parquet' is INT32, the filter "
+     "INT64; build it with bloom_build(key, n, p, 'parquet INT32')",
+     NULL, 0},
     {"live: add a key", 0, "INSERT INTO disk.live(key) VALUES ('new key')", "",
      "SELECT hex(filter) FROM disk.live WHERE name IS NULL", 1},
     {"live: add a key, a new filter", 0, "INSERT INTO disk.live(name, key) VALUES ('new', 'k')", "",
@@ -853,6 +885,15 @@ static tally fail_each_allocation(sqlite3 *db, const operation *op, const blob *
                 correct = 0;
             }
         }
+        if (operation_writes_file(op)) {
+            /* After SQLITE_NOMEM no file; otherwise the file an unfailed run leaves, or none. */
+            if (written_file_is_there() != (!nomem && reference_cells->len > 0)) {
+                fprintf(stderr, "    %s: the file written is %s\n", op->name,
+                        written_file_is_there() ? "left" : "missing");
+                correct = 0;
+            }
+            remove(write_destination);
+        }
         if (operation_keeps_caches(op)) {
             text_clear(&cells_after);
             restore_cells(db, op, &cells_after);
@@ -894,7 +935,12 @@ static void exercise_operation(sqlite3 *db, const operation *op, const blob *par
     if (op->cells != NULL) {
         restore_cells(db, op, &cells_before);
     }
+    remove(write_destination);
     run_statement(db, op->sql, parameters, &reference);
+    if (operation_writes_file(op) && written_file_is_there()) {
+        text_append(&reference_cells, "a file", 6); /* the unfailed run leaves one */
+        remove(write_destination);
+    }
     if (!CHECK(strncmp(reference.data, op->starts, strlen(op->starts)) == 0)) {
         fprintf(stderr, "    %s gives: %.200s\n", op->name, reference.data);
     }
@@ -969,8 +1015,10 @@ static tally fail_each_allocation_while_loading(const char *extension, int persi
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 || chdir(argv[2]) != 0) {
-        fprintf(stderr, "usage: %s EXTENSION PARQUET_DIR\n", argv[0]);
+    if (argc != 4 || chdir(argv[2]) != 0 ||
+        snprintf(write_destination, sizeof write_destination, "%s/oom_write.parquet", argv[3]) >=
+            (int)sizeof write_destination) {
+        fprintf(stderr, "usage: %s EXTENSION PARQUET_DIR SCRATCH_DIR\n", argv[0]);
         return 2;
     }
     install_failing_allocator();

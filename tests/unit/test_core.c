@@ -121,8 +121,12 @@ int main(int argc, char **argv) {
     test_parquet_footer_bad_lengths();
     test_parquet_footer_nesting();
     test_parquet_footer_structure();
+    test_parquet_footer_file_path();
     test_parquet_bloom_header();
     test_parquet_bloom_header_refused();
+    test_parquet_footer_rewrite_fields();
+    test_parquet_footer_rewrite_chunks();
+    test_parquet_footer_rewrite_refused();
 
     test_kind_table();
     test_kind_indexes();

@@ -876,6 +876,56 @@ void test_parquet_footer_structure(void) {
     }
 }
 
+/* Keeps the file_path of the first chunk visited. */
+static int file_path_visit(void *state, const parquet_chunk *c) {
+    char *path = state;
+    if (c->file_path.bytes == NULL) {
+        strcpy(path, "(none)");
+    } else {
+        snprintf(path, 64, "%.*s", (int)c->file_path.length, (const char *)c->file_path.bytes);
+    }
+    return 1;
+}
+
+/* A chunk's file_path (field 1 of ColumnChunk: a summary file's chunk whose data is in another
+** file), given to the visitor; absent, NULL; of another type than binary, refused. */
+void test_parquet_footer_file_path(void) {
+    thrift_out o, c;
+    char why[PARQUET_WHY_MAX], path[64];
+    int32_t scratch[3];
+    for (int given = 0; given <= 2; given++) {
+        memset(&c, 0, sizeof c);
+        out_begin(&c);
+        if (given == 1) {
+            out_binary_field(&c, 1, "part-0.parquet");
+        } else if (given == 2) {
+            out_i32_field(&c, 1, 7);
+        }
+        out_i64_field(&c, 2, 4);
+        out_field(&c, 3, T_STRUCT);
+        out_begin(&c);
+        out_i32_field(&c, 1, 2);
+        out_field(&c, 3, T_LIST);
+        out_list(&c, 1, T_BINARY);
+        out_binary(&c, "id");
+        out_i64_field(&c, 5, 1);
+        out_end(&c);
+        out_end(&c);
+        out_one_group(&o, c.bytes, c.size, 1, 1);
+        parquet_status status =
+            parquet_footer_scan(o.bytes, o.size, scratch, 3, file_path_visit, path, why);
+        if (given == 2) {
+            CHECK(status == PARQUET_INVALID);
+            CHECK_STR(why,
+                      "malformed footer at byte 57: ColumnChunk.file_path (field 1) is of type "
+                      "i32, not binary");
+        } else {
+            CHECK(status == PARQUET_STOPPED);
+            CHECK_STR(path, given == 1 ? "part-0.parquet" : "(none)");
+        }
+    }
+}
+
 /* DuckDB's header for numBytes 8192 (17 bytes, written by parquet_bloom_header_write byte for
 ** byte) and for 32; @dsnp/parquetjs's empty unions; fields out of order, in the long form,
 ** with unknown fields and members with unknown fields. */
@@ -1052,4 +1102,496 @@ void test_parquet_bloom_header_refused(void) {
     CHECK(parquet_bloom_header_read(list_union, sizeof list_union, &h, why) == PARQUET_INVALID);
     CHECK_STR(why, "malformed Bloom filter header at byte 2: BloomFilterAlgorithm is of type list, "
                    "not struct");
+}
+
+/* ---- The footer rewritten ------------------------------------------------------------------ */
+
+/* A field header in the long form (the type, then the id), which a writer may use for any id. */
+static void out_field_long(thrift_out *o, int32_t id, unsigned type) {
+    out_byte(o, type);
+    out_zigzag(o, id);
+    o->last_id[o->depth] = id;
+}
+
+/*
+** Rewrites footer[0, size) with places as parquet_footer_rewrite's callers do, from an exact copy
+** of the footer: the length counted first, then the footer written into a buffer of exactly that
+** length, and into one a byte shorter, which is refused (the sanitizers and valgrind check that
+** no byte past either is read or written). Returns the status, with why; the bytes in *out.
+*/
+static parquet_status rewrite(const uint8_t *footer, size_t size, const parquet_bloom_place *places,
+                              size_t count, thrift_out *out, char *why) {
+    uint8_t *copy = malloc(size > 0 ? size : 1);
+    memcpy(copy, footer, size);
+    size_t counted = 0, written = 0;
+    memset(out, 0, sizeof *out);
+    parquet_status status =
+        parquet_footer_rewrite(copy, size, places, count, NULL, 0, &counted, why);
+    if (status == PARQUET_OK) {
+        uint8_t *exact = malloc(counted);
+        CHECK(parquet_footer_rewrite(copy, size, places, count, exact, counted, &written, why) ==
+              PARQUET_OK);
+        CHECK_U64(written, counted);
+        CHECK(counted <= sizeof out->bytes);
+        if (counted <= sizeof out->bytes) {
+            memcpy(out->bytes, exact, counted);
+            out->size = counted;
+        }
+        uint8_t *shorter = malloc(counted - 1);
+        char short_why[PARQUET_WHY_MAX], expected[PARQUET_WHY_MAX];
+        CHECK(parquet_footer_rewrite(copy, size, places, count, shorter, counted - 1, &written,
+                                     short_why) == PARQUET_INVALID);
+        snprintf(expected, sizeof expected,
+                 "the footer written again needs %zu bytes, more than the %zu given", counted,
+                 counted - 1);
+        CHECK_STR(short_why, expected);
+        free(shorter);
+        free(exact);
+    }
+    free(copy);
+    return status;
+}
+
+/* The first fields of a test ColumnMetaData, a struct begun in m: type INT64 (1), encodings (2),
+** path_in_schema "id" (3), codec (4), num_values 10 (5). */
+static void out_meta_begin(thrift_out *m) {
+    out_restart(m);
+    out_i32_field(m, 1, 2);
+    out_field(m, 2, T_LIST);
+    out_list(m, 1, T_I32);
+    out_zigzag(m, 0);
+    out_field(m, 3, T_LIST);
+    out_list(m, 1, T_BINARY);
+    out_binary(m, "id");
+    out_i32_field(m, 4, 0);
+    out_i64_field(m, 5, 10);
+}
+
+/* A FileMetaData whose one row group has one column chunk, "id" INT64, whose meta_data is the
+** bytes of meta (a ColumnMetaData's fields and its stop byte); then n_after bytes 0xEE after it
+** (a plaintext footer has none, and they are copied). */
+static void out_around(thrift_out *o, const thrift_out *meta, size_t n_after) {
+    memset(o, 0, sizeof *o);
+    out_begin(o);
+    out_i32_field(o, 1, 2);
+    out_field(o, 2, T_LIST);
+    out_list(o, 2, T_STRUCT);
+    out_begin(o);
+    out_binary_field(o, 4, "root");
+    out_i32_field(o, 5, 1);
+    out_end(o);
+    out_begin(o);
+    out_i32_field(o, 1, 2);
+    out_binary_field(o, 4, "id");
+    out_end(o);
+    out_i64_field(o, 3, 10);
+    out_field(o, 4, T_LIST);
+    out_list(o, 1, T_STRUCT);
+    out_begin(o);
+    out_field(o, 1, T_LIST);
+    out_list(o, 1, T_STRUCT);
+    out_begin(o);
+    out_i64_field(o, 2, 4);
+    out_field(o, 3, T_STRUCT);
+    for (size_t i = 0; i < meta->size; i++) {
+        out_byte(o, meta->bytes[i]);
+    }
+    out_end(o);
+    out_i64_field(o, 2, 100);
+    out_i64_field(o, 3, 10);
+    out_end(o);
+    out_binary_field(o, 6, "sqlite-bloom test");
+    out_end(o);
+    for (size_t i = 0; i < n_after; i++) {
+        out_byte(o, 0xEE);
+    }
+}
+
+/* Checks that the footer around meta, with the place given to its one chunk, is rewritten to
+** exactly the footer around expected, which the reader then reads with the place's values. */
+static void check_rewritten(const char *name, const thrift_out *meta, const thrift_out *expected,
+                            int64_t offset, int32_t length) {
+    thrift_out in, want, got;
+    char why[PARQUET_WHY_MAX] = "";
+    parquet_bloom_place place = {0, 0, offset, length};
+    out_around(&in, meta, 0);
+    out_around(&want, expected, 0);
+    parquet_status status = rewrite(in.bytes, in.size, &place, 1, &got, why);
+    if (!CHECK(status == PARQUET_OK && got.size == want.size &&
+               memcmp(got.bytes, want.bytes, want.size) == 0)) {
+        fprintf(stderr, "    %s: status %d (%s), %zu bytes, expected %zu\n", name, status, why,
+                got.size, want.size);
+    }
+    seen s = {0};
+    CHECK(scan(got.bytes, got.size, &s, why) == PARQUET_OK);
+    char text[256];
+    snprintf(text, sizeof text,
+             "0/0 id meta=1 enc=0 type=2 len=-1 values=10 filter=%lld+%ld by=sqlite-bloom test\n",
+             (long long)offset, (long)length);
+    CHECK_STR(s.text, text);
+}
+
+/* A ColumnMetaData's fields 14 and 15: added after its last field, replaced where they are,
+** written before the first field of a higher id, whatever the order; short-form headers whose
+** delta changed written again (in the long form when it no longer fits), long-form headers and
+** every value copied byte for byte. */
+void test_parquet_footer_rewrite_fields(void) {
+    thrift_out meta, expected;
+
+    /* Fields 1 to 9: both added at the end (14 by a delta of 5). */
+    out_meta_begin(&meta);
+    out_i64_field(&meta, 6, 100);
+    out_i64_field(&meta, 7, 90);
+    out_i64_field(&meta, 9, 4);
+    expected = meta;
+    out_end(&meta);
+    out_i64_field(&expected, 14, 1000);
+    out_i32_field(&expected, 15, 47);
+    out_end(&expected);
+    CHECK_U64(expected.bytes[expected.size - 6], 0x56); /* the short form: delta 5, i64 */
+    check_rewritten("added", &meta, &expected, 1000, 47);
+
+    /* Both there, then size_statistics (16, a struct): replaced in place. */
+    out_meta_begin(&meta);
+    out_i64_field(&meta, 9, 4);
+    expected = meta;
+    out_i64_field(&meta, 14, 4000);
+    out_i32_field(&meta, 15, 47);
+    out_i64_field(&expected, 14, 123456789012);
+    out_i32_field(&expected, 15, 8209);
+    for (thrift_out *m = &meta; m != NULL; m = m == &meta ? &expected : NULL) {
+        out_field(m, 16, T_STRUCT);
+        out_begin(m);
+        out_i64_field(m, 1, 5);
+        out_end(m);
+        out_end(m);
+    }
+    check_rewritten("replaced", &meta, &expected, 123456789012, 8209);
+
+    /* The offset only (as Spark writes it), before a field of a higher id whose delta changes:
+    ** 20 came 6 after 14, and comes 5 after 15. */
+    out_meta_begin(&meta);
+    expected = meta;
+    out_i64_field(&meta, 14, 4000);
+    out_i64_field(&meta, 20, 7);
+    out_end(&meta);
+    out_i64_field(&expected, 14, 0);
+    out_i32_field(&expected, 15, 0);
+    out_i64_field(&expected, 20, 7);
+    out_end(&expected);
+    CHECK_U64(meta.bytes[meta.size - 3], 0x66);
+    CHECK_U64(expected.bytes[expected.size - 3], 0x56);
+    check_rewritten("offset only", &meta, &expected, 0, 0);
+
+    /* Any order: 15 and 14 first, the required fields after them in the long form (their
+    ** deltas would be negative), codec short. The long forms are copied; 14 and 15 go last. */
+    out_restart(&meta);
+    out_i32_field(&meta, 15, 47);
+    out_i64_field(&meta, 14, 4000);
+    out_restart(&expected);
+    for (thrift_out *m = &meta; m != NULL; m = m == &meta ? &expected : NULL) {
+        out_field_long(m, 3, T_LIST);
+        out_list(m, 1, T_BINARY);
+        out_binary(m, "id");
+        out_field_long(m, 1, T_I32);
+        out_zigzag(m, 2);
+        out_i64_field(m, 5, 10); /* 4 after 1: short */
+        out_field_long(m, 2, T_LIST);
+        out_list(m, 0, T_I32);
+        out_i32_field(m, 4, 0); /* 2 after 2: short */
+    }
+    out_end(&meta);
+    out_i64_field(&expected, 14, 77);
+    out_i32_field(&expected, 15, 33);
+    out_end(&expected);
+    CHECK_U64(meta.bytes[0], 0xF5);
+    check_rewritten("any order", &meta, &expected, 77, 33);
+
+    /* 20 in the long form, then 14 (long: back), then 16 short (2 after 14): 14 and 15 go before
+    ** 20, and 16, now after 20, takes the long form. */
+    out_meta_begin(&meta);
+    out_field_long(&meta, 20, T_I32);
+    out_zigzag(&meta, 1);
+    out_field_long(&meta, 14, T_I64);
+    out_zigzag(&meta, 4000);
+    out_i32_field(&meta, 16, 3);
+    out_end(&meta);
+    CHECK_U64(meta.bytes[meta.size - 3], 0x25);
+    out_meta_begin(&expected);
+    out_i64_field(&expected, 14, 5);
+    out_i32_field(&expected, 15, 6);
+    out_field_long(&expected, 20, T_I32);
+    out_zigzag(&expected, 1);
+    out_field_long(&expected, 16, T_I32);
+    out_zigzag(&expected, 3);
+    out_end(&expected);
+    check_rewritten("short to long", &meta, &expected, 5, 6);
+
+    /* Long-form headers: fields 30 and 1000 (deltas past 15), and 6 in the long form where the
+    ** short one fits, copied byte for byte; 14 after 5 in the short form. */
+    out_meta_begin(&meta);
+    size_t at6 = meta.size;
+    out_field_long(&meta, 6, T_I64);
+    out_zigzag(&meta, 100);
+    expected = meta;
+    for (thrift_out *m = &meta; m != NULL; m = m == &meta ? &expected : NULL) {
+        if (m == &expected) {
+            out_i64_field(m, 14, INT64_MAX);
+            out_i32_field(m, 15, INT32_MAX);
+        }
+        out_field_long(m, 30, T_I64);
+        out_zigzag(m, -1);
+        out_binary_field(m, 1000, "future");
+        out_end(m);
+    }
+    CHECK_U64(meta.bytes[at6], 0x06);
+    check_rewritten("long form", &meta, &expected, INT64_MAX, INT32_MAX);
+
+    /* Every Thrift type, nested structs (statistics, 12, with its min and max), booleans, long
+    ** ids (-7 first), the old 14 and 15 at the end: the new ones go before 20, the first id
+    ** above 15, after -7, which leaves 14 in the long form (21 after -7); every other byte is
+    ** the footer's. */
+    out_meta_begin(&meta);
+    out_field(&meta, 12, T_STRUCT);
+    out_begin(&meta);
+    out_binary_field(&meta, 5, "zzz");
+    out_binary_field(&meta, 6, "aaa");
+    out_field(&meta, 7, T_STRUCT);
+    out_begin(&meta);
+    out_field(&meta, 1, T_TRUE);
+    out_end(&meta);
+    out_end(&meta);
+    size_t before_unknown = meta.size;
+    out_unknown_fields(&meta);
+    thrift_out plain = meta;
+    out_end(&plain);
+    out_i64_field(&meta, 14, 4000);
+    out_i32_field(&meta, 15, 47);
+    out_end(&meta);
+    CHECK_U64(plain.bytes[before_unknown], T_TRUE); /* -7, long: a type, then zigzag 13 */
+    CHECK_U64(plain.bytes[before_unknown + 1], 13);
+    memset(&expected, 0, sizeof expected);
+    size_t split = before_unknown + 2;
+    memcpy(expected.bytes, plain.bytes, split);
+    expected.size = split;
+    out_byte(&expected, T_I64); /* 14, long */
+    out_zigzag(&expected, 14);
+    out_zigzag(&expected, 4096);
+    out_byte(&expected, 0x10 | T_I32); /* 15, short */
+    out_zigzag(&expected, 64);
+    memcpy(expected.bytes + expected.size, plain.bytes + split, plain.size - split);
+    expected.size += plain.size - split;
+    check_rewritten("unknown fields", &meta, &expected, 4096, 64);
+}
+
+/* The test footer, plain and noisy: chunks of both row groups given filters (one that had none),
+** read back with the new values and the others' as they were; no place, the same bytes; the
+** bytes after the FileMetaData copied; a rewrite rewritten again the same. */
+void test_parquet_footer_rewrite_chunks(void) {
+    static const parquet_bloom_place places[] = {
+        {0, 1, 9000, 1041}, {1, 0, 10041, 79}, {1, 2, 10120, 8209}};
+    thrift_out o, got, again;
+    seen s = {0};
+    char why[PARQUET_WHY_MAX];
+    for (int noisy = 0; noisy <= 1; noisy++) {
+        out_footer(&o, noisy);
+        CHECK(rewrite(o.bytes, o.size, NULL, 0, &got, why) == PARQUET_OK);
+        CHECK(got.size == o.size && memcmp(got.bytes, o.bytes, o.size) == 0);
+        CHECK(rewrite(o.bytes, o.size, places, 3, &got, why) == PARQUET_OK);
+        CHECK(scan(got.bytes, got.size, &s, why) == PARQUET_OK);
+        CHECK_STR(s.text,
+                  "0/0 id meta=1 enc=0 type=2 len=-1 values=10 filter=4000+47 by=sqlite-bloom "
+                  "test\n"
+                  "0/1 s.u meta=1 enc=0 type=7 len=16 values=20 filter=9000+1041 by=sqlite-bloom "
+                  "test\n"
+                  "0/2 name meta=1 enc=0 type=6 len=-1 values=30 filter=6000+-1 by=sqlite-bloom "
+                  "test\n"
+                  "1/0 id meta=1 enc=0 type=2 len=-1 values=11 filter=10041+79 by=sqlite-bloom "
+                  "test\n"
+                  "1/1 s.u meta=1 enc=0 type=7 len=16 values=21 filter=5001+79 by=sqlite-bloom "
+                  "test\n"
+                  "1/2 name meta=1 enc=0 type=6 len=-1 values=31 filter=10120+8209 "
+                  "by=sqlite-bloom test\n");
+        CHECK(rewrite(got.bytes, got.size, places, 3, &again, why) == PARQUET_OK);
+        CHECK(again.size == got.size && memcmp(again.bytes, got.bytes, got.size) == 0);
+        /* The bytes before the first chunk given a filter are the footer's. */
+        size_t same = 0;
+        while (same < o.size && same < got.size && o.bytes[same] == got.bytes[same]) {
+            same++;
+        }
+        CHECK(same > 100);
+    }
+    /* The bytes after the FileMetaData are copied after it. */
+    out_footer(&o, 0);
+    memset(o.bytes + o.size, 0xEE, 28);
+    CHECK(rewrite(o.bytes, o.size + 28, places, 3, &got, why) == PARQUET_OK);
+    CHECK(got.size > 28 && memcmp(got.bytes + got.size - 28, o.bytes + o.size, 28) == 0);
+    CHECK(rewrite(got.bytes, got.size - 28, places, 3, &again, why) == PARQUET_OK);
+    CHECK(again.size == got.size - 28 && memcmp(again.bytes, got.bytes, again.size) == 0);
+}
+
+/* What a rewrite refuses: places out of order, twice, negative, or naming no chunk; a chunk given
+** a filter without meta_data; meta_data, row_groups or columns twice; an encrypted file's
+** plaintext footer; every truncation; hostile lengths, sizes and nesting in a ColumnMetaData. */
+void test_parquet_footer_rewrite_refused(void) {
+    thrift_out o, got, meta, c;
+    char why[PARQUET_WHY_MAX];
+    out_footer(&o, 1);
+    static const struct {
+        parquet_bloom_place places[2];
+        size_t count;
+        const char *message;
+    } cases[] = {
+        {{{0, 1, 10, 10}, {0, 0, 10, 10}},
+         2,
+         "place 1: row group 0, column chunk 0 after row group 0, column chunk 1 (places go in "
+         "order, each chunk once)"},
+        {{{1, 1, 10, 10}, {1, 1, 20, 10}},
+         2,
+         "place 1: row group 1, column chunk 1 after row group 1, column chunk 1 (places go in "
+         "order, each chunk once)"},
+        {{{0, 0, -1, 10}}, 1, "place 0: a Bloom filter offset -1 and length 10"},
+        {{{0, 0, 10, 10}, {0, 1, 10, -5}}, 2, "place 1: a Bloom filter offset 10 and length -5"},
+        {{{0, 3, 10, 10}}, 1, "row group 0 has no column chunk 3: it has 3"},
+        {{{1, 2, 10, 10}, {2, 0, 10, 10}}, 2, "no row group 2: the footer has 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(rewrite(o.bytes, o.size, cases[i].places, cases[i].count, &got, why) ==
+              PARQUET_INVALID);
+        CHECK_STR(why, cases[i].message);
+    }
+
+    /* Every proper prefix of the noisy footer is truncated, and never read past. */
+    static const parquet_bloom_place places[] = {{0, 0, 1, 1}, {1, 2, 2, 2}};
+    size_t truncated = 0;
+    for (size_t size = 0; size < o.size; size++) {
+        truncated += rewrite(o.bytes, size, places, 2, &got, why) == PARQUET_TRUNCATED;
+    }
+    CHECK_U64(truncated, o.size);
+    CHECK(rewrite(o.bytes, o.size - 1, places, 2, &got, why) == PARQUET_TRUNCATED);
+    char expected[PARQUET_WHY_MAX];
+    snprintf(expected, sizeof expected,
+             "footer truncated: a field header at byte %zu runs past its %zu bytes", o.size - 1,
+             o.size - 1);
+    CHECK_STR(why, expected);
+
+    /* A chunk without meta_data (an encrypted column's) cannot be given a filter; others can. */
+    memset(&c, 0, sizeof c);
+    out_begin(&c);
+    out_i64_field(&c, 2, 0);
+    out_field(&c, 8, T_STRUCT);
+    out_begin(&c);
+    out_end(&c);
+    out_binary_field(&c, 9, "ciphertext");
+    out_end(&c);
+    out_one_group(&o, c.bytes, c.size, 1, 1);
+    parquet_bloom_place first = {0, 0, 10, 10}, second = {0, 1, 10, 10};
+    CHECK(rewrite(o.bytes, o.size, &first, 1, &got, why) == PARQUET_INVALID);
+    CHECK_STR(why, "malformed footer at byte 57: row group 0, column chunk 0 has no meta_data "
+                   "(field 3) to give a Bloom filter");
+    CHECK(rewrite(o.bytes, o.size, &second, 1, &got, why) == PARQUET_OK);
+
+    /* meta_data twice, or not a struct. */
+    memset(&c, 0, sizeof c);
+    out_chunk(&c, 2, "id", 1, 10, 10, 0);
+    c.size--;               /* the chunk's stop byte */
+    out_byte(&c, T_STRUCT); /* meta_data again, in the long form */
+    out_zigzag(&c, 3);
+    out_byte(&c, 0);
+    out_byte(&c, 0);
+    out_one_group(&o, c.bytes, c.size, 1, 1);
+    CHECK(rewrite(o.bytes, o.size, &second, 1, &got, why) == PARQUET_INVALID);
+    CHECK_STR(why, "malformed footer at byte 79: row group 0, column chunk 0 has its meta_data "
+                   "(field 3) twice");
+    memset(&c, 0, sizeof c);
+    out_begin(&c);
+    out_i64_field(&c, 3, 7);
+    out_end(&c);
+    out_one_group(&o, c.bytes, c.size, 1, 1);
+    CHECK(rewrite(o.bytes, o.size, &first, 1, &got, why) == PARQUET_INVALID);
+    CHECK_STR(why, "malformed footer at byte 57: ColumnChunk.meta_data (field 3) is of type i64, "
+                   "not struct");
+
+    /* row_groups twice; columns twice; encryption_algorithm (8). */
+    out_footer(&o, 0);
+    o.size--;
+    out_byte(&o, T_LIST); /* row_groups again, in the long form */
+    out_zigzag(&o, 4);
+    out_list(&o, 0, T_STRUCT);
+    out_byte(&o, 0);
+    CHECK(rewrite(o.bytes, o.size, NULL, 0, &got, why) == PARQUET_INVALID);
+    snprintf(expected, sizeof expected,
+             "malformed footer at byte %zu: FileMetaData has its row_groups (field 4) twice",
+             o.size - 4);
+    CHECK_STR(why, expected);
+    memset(&c, 0, sizeof c);
+    out_chunk(&c, 2, "id", 1, 10, 10, 0);
+    out_chunk(&c, 7, "s.u", 1, 10, 10, 0);
+    out_chunk(&c, 6, "name", 1, 10, 10, 0);
+    out_one_group(&o, c.bytes, c.size, 3, 0);
+    o.size -= 2;
+    out_byte(&o, 0x09);
+    out_zigzag(&o, 1);
+    out_list(&o, 0, T_STRUCT);
+    out_byte(&o, 0);
+    out_byte(&o, 0);
+    CHECK(rewrite(o.bytes, o.size, NULL, 0, &got, why) == PARQUET_INVALID);
+    CHECK_STR(why, "malformed footer at byte 129: row group 0 has its columns (field 1) twice");
+    out_footer(&o, 0);
+    o.size--; /* the FileMetaData's stop byte: its fields go on after created_by (6) */
+    o.depth++;
+    out_field(&o, 8, T_STRUCT);
+    out_begin(&o);
+    out_end(&o);
+    out_end(&o);
+    CHECK(rewrite(o.bytes, o.size, NULL, 0, &got, why) == PARQUET_INVALID);
+    CHECK_STR(why, "the plaintext footer of an encrypted file (FileMetaData.encryption_algorithm, "
+                   "field 8): a footer written again would not match its signature");
+
+    /* Hostile bytes inside the ColumnMetaData being rewritten: a list past the end, a binary
+    ** longer than Thrift allows, a varint past 64 bits, an id past an i16, nesting past 64. */
+    static const struct {
+        uint8_t bytes[16];
+        size_t size;
+        parquet_status status;
+        const char *message;
+    } hostile[] = {
+        {{0x99, 0xF5, 0xE8, 0x07},
+         4,
+         PARQUET_TRUNCATED,
+         "footer truncated: a list of 1000 elements at byte 44 runs past its 75 bytes"},
+        {{0xF8, 0x80, 0x80, 0x80, 0x80, 0x08},
+         6,
+         PARQUET_INVALID,
+         "malformed footer at byte 44: a binary length of 2147483648, above Thrift's 2^31 - 1"},
+        {{0x16, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F},
+         11,
+         PARQUET_INVALID,
+         "malformed footer at byte 44: a varint longer than 64 bits"},
+        {{0x05, 0x80, 0x80, 0x04, 0x00},
+         5,
+         PARQUET_INVALID,
+         "malformed footer at byte 44: 32768 does not fit an i16"},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        out_meta_begin(&meta);
+        for (size_t b = 0; b < hostile[i].size; b++) {
+            out_byte(&meta, hostile[i].bytes[b]);
+        }
+        out_byte(&meta, 0);
+        out_around(&o, &meta, 0);
+        parquet_bloom_place place = {0, 0, 1, 1};
+        CHECK(rewrite(o.bytes, o.size, &place, 1, &got, why) == hostile[i].status);
+        CHECK_STR(why, hostile[i].message);
+    }
+    out_meta_begin(&meta);
+    out_field(&meta, 12, T_STRUCT);
+    for (int d = 0; d < PARQUET_MAX_NESTING; d++) {
+        out_begin(&meta);
+        out_field(&meta, 1, T_STRUCT);
+    }
+    out_around(&o, &meta, 0);
+    parquet_bloom_place place = {0, 0, 1, 1};
+    CHECK(rewrite(o.bytes, o.size, &place, 1, &got, why) == PARQUET_INVALID);
+    CHECK_STR(why, "malformed footer at byte 102: structs, lists and maps nested deeper than 64");
 }

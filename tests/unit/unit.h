@@ -300,8 +300,12 @@ void test_parquet_footer_truncations(void);
 void test_parquet_footer_bad_lengths(void);
 void test_parquet_footer_nesting(void);
 void test_parquet_footer_structure(void);
+void test_parquet_footer_file_path(void);
 void test_parquet_bloom_header(void);
 void test_parquet_bloom_header_refused(void);
+void test_parquet_footer_rewrite_fields(void);
+void test_parquet_footer_rewrite_chunks(void);
+void test_parquet_footer_rewrite_refused(void);
 
 /* test_filter.c: the table of kinds */
 void test_kind_table(void);
