@@ -27,7 +27,8 @@ static void bloom_might_contain_func(sqlite3_context *ctx, int argc, sqlite3_val
     }
     int answer = f.kind->might_contain(&f, key);
     char why[FILTER_REFUSAL_MAX];
-    if (!answer && filter_probe_refused(&f, key, sqlite3_value_type(argv[1]), why)) {
+    if (!answer && f.kind->probe_advice != NULL && /* the one kind with advice: Parquet's */
+        filter_probe_refused(&f, key, sqlite3_value_type(argv[1]), why)) {
         sql_error_probe_refused(ctx, "bloom_might_contain", argv[1], why);
         return;
     }

@@ -549,7 +549,9 @@ int live_store_add_blob(live_store *s, const char *name, const uint8_t *blob, ui
 
 int live_store_allocate(live_store *s, live_filter *f) {
     int rc = live_store_flush(s);
-    live_cache_forget(s, f); /* its rows' places change: read again */
+    if (rc == SQLITE_OK) {
+        live_cache_forget(s, f); /* its rows' places change: read again */
+    }
     sqlite3_stmt *stmt = live_prepared(s, STMT_CHUNK_ALLOCATE);
     for (uint64_t c = 0; rc == SQLITE_OK && c < live_chunk_count(f); c++) {
         sqlite3_bind_int64(stmt, 1, live_first_chunk(f->id) + (sqlite3_int64)c);
