@@ -74,9 +74,12 @@ SELECT bloom_info(bloom_build(NULL, 10, 0.1));
 -- A real has 15 significant digits, as SQLite's printf('%!.15g') writes it on every version
 -- (3.31, 3.40, 3.53): a tie at the 15th digit rounds away from zero, as in sqlite-bloom/filter's
 -- info() (wasm.node), where the C library's printf rounds it to even (0.00999832153320312).
+-- Both need SQLite to read the literal, and print the rates, exactly.
+--! needs exact reals
 SELECT bloom_info(bloom_empty(100, 0.009998321533203125));
 -- => {"format_version":1,"min_reader_version":1,"layout":"standard","hash":"xxh3-128","k":7,"m":960,"bytes":184,"n":100,"p":0.00999832153320313,"keys_added":0,"bits_set":0,"fill_ratio":0.0,"estimated_keys":0.0,"estimated_keys_error":0.0,"estimated_fp_rate":0.0,"over_capacity":false}
 -- p from 4,000 rates: 2,000 spread over (0, 0.5), 2,000 of the form i / 2^16, some of them ties.
+--! needs exact reals
 WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000),
   rates(p) AS (SELECT (i * 2654435761 % 1000003) / 2000006.0 + 1e-9 FROM s
                UNION ALL SELECT i / 65536.0 FROM s)
