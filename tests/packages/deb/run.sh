@@ -45,8 +45,12 @@ done < "$scratch/package_paths" > "$scratch/new_paths"
 for deb in "$module_deb" "$dev_deb"; do
     dpkg-deb -f "$deb" Depends | tr '|' ',' | tr ',' '\n' | sed -e 's/^ *//' -e 's/[ (:].*//'
 done | LC_ALL=C sort -u | grep -v -x -e '' -e libsqlite3-mod-bloom > "$scratch/depends"
+# On a machine with other architectures (dpkg --add-architecture arm64), a package installed for
+# several is named with the machine's.
+architecture=$(dpkg --print-architecture) || exit 1
 while read -r dependency; do
-    if ! entry=$(dpkg-query -s "$dependency" 2> /dev/null); then
+    if ! entry=$(dpkg-query -s "$dependency:$architecture" 2> /dev/null ||
+        dpkg-query -s "$dependency" 2> /dev/null); then
         echo "$dependency, which the packages depend on, is not installed on this machine"
         exit 1
     fi
