@@ -20,6 +20,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#else
+#include <fcntl.h>
+#include <io.h>
+#include <sys/stat.h>
 #endif
 
 /* Writes errno's text, or fallback when errno is 0, to why. */
@@ -29,6 +33,11 @@ static void parquet_io_reason(char why[PARQUET_IO_WHY_MAX], const char *fallback
 
 FILE *parquet_io_open(const char *path, const char **why_not) {
 #if defined(_WIN32)
+    struct _stat64 st;
+    if (_stat64(path, &st) == 0 && (st.st_mode & _S_IFMT) == _S_IFDIR) {
+        *why_not = strerror(EISDIR);
+        return NULL;
+    }
     FILE *file = fopen(path, "rb");
     *why_not = file == NULL ? strerror(errno) : NULL;
     if (file != NULL) {
@@ -146,7 +155,16 @@ int parquet_io_load_footer(FILE *file, int limit, parquet_io_footer *footer, int
 FILE *parquet_io_create(const char *path, int *exists, const char **why_not) {
     /* "x" (C11): created exclusively, O_CREAT | O_EXCL, which fails on any name that is there. */
     errno = 0;
+#if defined(_WIN32)
+    /* msvcrt's fopen ignores "x": _O_EXCL through _open. */
+    int fd = _open(path, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+    FILE *file = fd >= 0 ? _fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && file == NULL) {
+        _close(fd);
+    }
+#else
     FILE *file = fopen(path, "wbx");
+#endif
     *exists = file == NULL && errno == EEXIST;
     *why_not = file == NULL ? (errno != 0 ? strerror(errno) : "it cannot be created") : NULL;
     return file;

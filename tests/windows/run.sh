@@ -1,6 +1,8 @@
 #!/bin/sh
 # Cross-compiles bloom.dll for 64-bit Windows with mingw-w64 (warnings as errors) and checks
-# that it exports exactly one symbol, sqlite3_bloom_init.
+# that it exports exactly one symbol, sqlite3_bloom_init, and imports only from Windows' own
+# DLLs (KERNEL32.dll, msvcrt.dll): one from mingw's libgcc_s_seh-1.dll fails to load on a
+# Windows without mingw.
 # Exits 77 (a skip, saying why) without mingw-w64's compiler, looked for when the test runs.
 # Usage: run.sh SOURCE_DIR SCRATCH_DIR
 set -eu
@@ -24,3 +26,6 @@ exports=$(x86_64-w64-mingw32-objdump -p "$dll" |
     awk '/\[Ordinal\/Name Pointer\] Table/ { table = 1; next } table && NF == 0 { table = 0 } table { print $NF }')
 echo "bloom.dll exports: $exports"
 [ "$exports" = "sqlite3_bloom_init" ]
+imports=$(x86_64-w64-mingw32-objdump -p "$dll" | awk '/DLL Name:/ { print $3 }' | sort -u | tr '\n' ' ')
+echo "bloom.dll imports from: $imports"
+[ "$imports" = "KERNEL32.dll msvcrt.dll " ]
