@@ -909,92 +909,123 @@ static parquet_status rewrite_metadata(footer_rewrite *w, int depth) {
     return PARQUET_OK;
 }
 
+/* A struct being walked by a rewrite (thrift_struct's state): the rewrite, and what the walk of
+** a RowGroup or a ColumnChunk keeps. */
+typedef struct rewrite_walk {
+    footer_rewrite *w;
+    uint32_t column; /* of a ColumnChunk: its index in the row group */
+    int chosen;      /* of a ColumnChunk: the next place names it */
+    int found;       /* its field of interest was read (meta_data, columns, row_groups) */
+    uint32_t count;  /* of a RowGroup: its columns; of FileMetaData: its row groups */
+} rewrite_walk;
+
+/* ColumnChunk's fields: meta_data (3), rewritten when the place names the chunk; the others
+** skipped. */
+static parquet_status rewrite_chunk_field(thrift_reader *r, void *state, int32_t id, uint8_t type,
+                                          int depth) {
+    rewrite_walk *walk = state;
+    footer_rewrite *w = walk->w;
+    if (id != 3) {
+        return thrift_skip(r, type, 0, depth);
+    }
+    if (walk->found) {
+        return thrift_invalid(r, r->field_at,
+                              "row group %lu, column chunk %lu has its meta_data (field 3) twice",
+                              (unsigned long)w->row_group, (unsigned long)walk->column);
+    }
+    walk->found = 1;
+    parquet_status status =
+        thrift_expect(r, type, THRIFT_STRUCT, "ColumnChunk.meta_data (field 3)");
+    if (status != PARQUET_OK) {
+        return status;
+    }
+    return walk->chosen ? rewrite_metadata(w, depth) : thrift_skip(r, type, 0, depth);
+}
+
 /* Walks column chunk `column` of the row group being walked, a ColumnChunk at depth, rewriting
 ** its meta_data when the next place names it. */
 static parquet_status rewrite_chunk(footer_rewrite *w, uint32_t column, int depth) {
     thrift_reader *r = &w->r;
     size_t start = r->at;
-    int chosen = w->next < w->count && w->places[w->next].row_group == w->row_group &&
-                 w->places[w->next].column == column;
-    int has_metadata = 0;
-    int32_t id = 0;
-    for (;;) {
-        uint8_t type = THRIFT_STOP;
-        parquet_status status = thrift_field(r, &type, &id);
-        if (status != PARQUET_OK) {
-            return status;
-        }
-        if (type == THRIFT_STOP) {
-            break;
-        }
-        if (id != 3) {
-            status = thrift_skip(r, type, 0, depth + 1);
-        } else if (has_metadata) {
-            return thrift_invalid(r, r->field_at,
-                                  "row group %lu, column chunk %lu has its meta_data (field 3) "
-                                  "twice",
-                                  (unsigned long)w->row_group, (unsigned long)column);
-        } else {
-            has_metadata = 1;
-            status = thrift_expect(r, type, THRIFT_STRUCT, "ColumnChunk.meta_data (field 3)");
-            if (status == PARQUET_OK) {
-                status =
-                    chosen ? rewrite_metadata(w, depth + 1) : thrift_skip(r, type, 0, depth + 1);
-            }
-        }
-        if (status != PARQUET_OK) {
-            return status;
-        }
+    rewrite_walk walk = {w, column,
+                         w->next < w->count && w->places[w->next].row_group == w->row_group &&
+                             w->places[w->next].column == column,
+                         0, 0};
+    parquet_status status = thrift_struct(r, depth, rewrite_chunk_field, &walk);
+    if (status != PARQUET_OK) {
+        return status;
     }
-    if (chosen && !has_metadata) {
+    if (walk.chosen && !walk.found) {
         return thrift_invalid(r, start,
                               "row group %lu, column chunk %lu has no meta_data (field 3) to "
                               "give a Bloom filter",
                               (unsigned long)w->row_group, (unsigned long)column);
     }
-    w->next += (size_t)chosen;
+    w->next += (size_t)walk.chosen;
     return PARQUET_OK;
+}
+
+/* RowGroup's fields: columns (1), each walked; the others skipped. */
+static parquet_status rewrite_row_group_field(thrift_reader *r, void *state, int32_t id,
+                                              uint8_t type, int depth) {
+    rewrite_walk *walk = state;
+    if (id != 1) {
+        return thrift_skip(r, type, 0, depth);
+    }
+    if (walk->found) {
+        return thrift_invalid(r, r->field_at, "row group %lu has its columns (field 1) twice",
+                              (unsigned long)walk->w->row_group);
+    }
+    walk->found = 1;
+    parquet_status status =
+        thrift_expect_list(r, type, THRIFT_STRUCT, "RowGroup.columns (field 1)", &walk->count);
+    for (uint32_t column = 0; status == PARQUET_OK && column < walk->count; column++) {
+        status = rewrite_chunk(walk->w, column, depth + 1);
+    }
+    return status;
 }
 
 /* Walks the row group being walked, a RowGroup at depth: each of its columns (field 1). */
 static parquet_status rewrite_row_group(footer_rewrite *w, int depth) {
-    thrift_reader *r = &w->r;
-    int has_columns = 0;
-    uint32_t columns = 0;
-    int32_t id = 0;
-    for (;;) {
-        uint8_t type = THRIFT_STOP;
-        parquet_status status = thrift_field(r, &type, &id);
-        if (status != PARQUET_OK) {
-            return status;
-        }
-        if (type == THRIFT_STOP) {
-            break;
-        }
-        if (id != 1) {
-            status = thrift_skip(r, type, 0, depth + 1);
-        } else if (has_columns) {
-            return thrift_invalid(r, r->field_at, "row group %lu has its columns (field 1) twice",
-                                  (unsigned long)w->row_group);
-        } else {
-            has_columns = 1;
-            status =
-                thrift_expect_list(r, type, THRIFT_STRUCT, "RowGroup.columns (field 1)", &columns);
-            for (uint32_t column = 0; status == PARQUET_OK && column < columns; column++) {
-                status = rewrite_chunk(w, column, depth + 2);
-            }
-        }
-        if (status != PARQUET_OK) {
-            return status;
-        }
+    rewrite_walk walk = {w, 0, 0, 0, 0};
+    parquet_status status = thrift_struct(&w->r, depth, rewrite_row_group_field, &walk);
+    if (status != PARQUET_OK) {
+        return status;
     }
     if (w->next < w->count && w->places[w->next].row_group == w->row_group) {
-        snprintf(r->why, PARQUET_WHY_MAX, "row group %lu has no column chunk %lu: it has %lu",
+        snprintf(w->r.why, PARQUET_WHY_MAX, "row group %lu has no column chunk %lu: it has %lu",
                  (unsigned long)w->row_group, (unsigned long)w->places[w->next].column,
-                 (unsigned long)columns);
+                 (unsigned long)walk.count);
         return PARQUET_INVALID;
     }
     return PARQUET_OK;
+}
+
+/* FileMetaData's fields: row_groups (4), each walked; encryption_algorithm (8) refused; the
+** others skipped. */
+static parquet_status rewrite_file_field(thrift_reader *r, void *state, int32_t id, uint8_t type,
+                                         int depth) {
+    rewrite_walk *walk = state;
+    if (id == 8) {
+        snprintf(r->why, PARQUET_WHY_MAX,
+                 "the plaintext footer of an encrypted file (FileMetaData.encryption_algorithm, "
+                 "field 8): a footer written again would not match its signature");
+        return PARQUET_INVALID;
+    }
+    if (id != 4) {
+        return thrift_skip(r, type, 0, depth);
+    }
+    if (walk->found) {
+        return thrift_invalid(r, r->field_at, "FileMetaData has its row_groups (field 4) twice");
+    }
+    walk->found = 1;
+    parquet_status status = thrift_expect_list(r, type, THRIFT_STRUCT,
+                                               "FileMetaData.row_groups (field 4)", &walk->count);
+    for (uint32_t g = 0; status == PARQUET_OK && g < walk->count; g++) {
+        walk->w->row_group = g;
+        status = rewrite_row_group(walk->w, depth + 1);
+    }
+    return status;
 }
 
 /* Checks the places: in ascending order of row group and column, each once, offsets and lengths
@@ -1029,45 +1060,17 @@ parquet_status parquet_footer_rewrite(const uint8_t *footer, size_t bytes,
                         .capacity = capacity,
                         .places = places,
                         .count = count};
-    thrift_reader *r = &w.r;
+    rewrite_walk file = {&w, 0, 0, 0, 0};
     parquet_status status = rewrite_check_places(places, count, why);
-    int has_row_groups = 0;
-    uint32_t row_groups = 0;
-    int32_t id = 0;
-    while (status == PARQUET_OK) {
-        uint8_t type = THRIFT_STOP;
-        status = thrift_field(r, &type, &id);
-        if (status != PARQUET_OK || type == THRIFT_STOP) {
-            break;
-        }
-        if (id == 8) {
-            snprintf(
-                why, PARQUET_WHY_MAX,
-                "the plaintext footer of an encrypted file (FileMetaData.encryption_algorithm, "
-                "field 8): a footer written again would not match its signature");
-            return PARQUET_INVALID;
-        }
-        if (id != 4) {
-            status = thrift_skip(r, type, 0, 2);
-        } else if (has_row_groups) {
-            return thrift_invalid(r, r->field_at,
-                                  "FileMetaData has its row_groups (field 4) twice");
-        } else {
-            has_row_groups = 1;
-            status = thrift_expect_list(r, type, THRIFT_STRUCT, "FileMetaData.row_groups (field 4)",
-                                        &row_groups);
-            for (uint32_t g = 0; status == PARQUET_OK && g < row_groups; g++) {
-                w.row_group = g;
-                status = rewrite_row_group(&w, 3);
-            }
-        }
+    if (status == PARQUET_OK) {
+        status = thrift_struct(&w.r, 1, rewrite_file_field, &file);
     }
     if (status != PARQUET_OK) {
         return status;
     }
     if (w.next < count) {
         snprintf(why, PARQUET_WHY_MAX, "no row group %lu: the footer has %lu",
-                 (unsigned long)places[w.next].row_group, (unsigned long)row_groups);
+                 (unsigned long)places[w.next].row_group, (unsigned long)file.count);
         return PARQUET_INVALID;
     }
     rewrite_copy_to(&w, bytes); /* and the bytes after the FileMetaData */
