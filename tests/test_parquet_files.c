@@ -146,18 +146,24 @@ static void test_truncated_files(sqlite3 *db) {
               "end");
 }
 
+/* Writes cut.parquet: good with its footer cut to size bytes, then a tail that gives that
+** length. */
+static void write_cut_footer(size_t size) {
+    static uint8_t copy[sizeof good];
+    memcpy(copy, good, footer_at + size);
+    for (int i = 0; i < 4; i++) {
+        copy[footer_at + size + i] = (uint8_t)(size >> (8 * i));
+    }
+    memcpy(copy + footer_at + size + 4, "PAR1", 4);
+    write_bytes("cut.parquet", copy, footer_at + size + 8);
+}
+
 /* Every prefix of the footer, with a tail that gives its length, is refused. */
 static void test_truncated_footers(sqlite3 *db) {
-    static uint8_t copy[sizeof good];
     char got[4096];
     int refused = 0;
     for (size_t size = 0; size < footer_size; size++) {
-        memcpy(copy, good, footer_at + size);
-        for (int i = 0; i < 4; i++) {
-            copy[footer_at + size + i] = (uint8_t)(size >> (8 * i));
-        }
-        memcpy(copy + footer_at + size + 4, "PAR1", 4);
-        write_bytes("cut.parquet", copy, footer_at + size + 8);
+        write_cut_footer(size);
         run(db, got, sizeof got, "SELECT count(*) FROM bloom_parquet_filters('cut.parquet')");
         refused += strncmp(got, "error: bloom_parquet_filters: 'cut.parquet': malformed footer",
                            61) == 0 ||
@@ -562,16 +568,10 @@ static void test_write_refused(sqlite3 *db) {
     char sql[512], got[4096];
     remove("never.parquet"); /* an earlier run's, if it failed */
     /* Each truncation of the footer, with a tail that gives its length. */
-    static uint8_t copy[sizeof good];
     int refused = 0, left = 0;
     snprintf(sql, sizeof sql, write, "cut.parquet", "i64");
     for (size_t size = 0; size < footer_size; size++) {
-        memcpy(copy, good, footer_at + size);
-        for (int i = 0; i < 4; i++) {
-            copy[footer_at + size + i] = (uint8_t)(size >> (8 * i));
-        }
-        memcpy(copy + footer_at + size + 4, "PAR1", 4);
-        write_bytes("cut.parquet", copy, footer_at + size + 8);
+        write_cut_footer(size);
         run(db, got, sizeof got, sql);
         refused += strncmp(got, "error: bloom_parquet_write: source 'cut.parquet': ", 50) == 0;
         left += is_there("never.parquet");
@@ -583,6 +583,7 @@ static void test_write_refused(sqlite3 *db) {
               "at byte %zu runs past its %zu bytes",
               footer_size - 1, footer_size - 1);
     /* An encrypted footer (PARE). */
+    static uint8_t copy[sizeof good];
     memcpy(copy, good, good_size);
     copy[good_size - 1] = 'E';
     write_bytes("encrypted.parquet", copy, good_size);
