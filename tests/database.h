@@ -55,7 +55,8 @@ static int step_to_end(sqlite3_stmt *stmt, int rc, char *out, size_t size) {
 ** number, and returns, in a buffer that the next call reuses, column 0 of its first row
 ** ("NULL", "blob(N)" or the text), "" for no row, or "error RC: MESSAGE" (RC the primary
 ** result code). Steps to the end. */
-static inline const char *db_run_with(sqlite3 *db, const char *sql, const char *text, long long number) {
+static inline const char *db_run_with(sqlite3 *db, const char *sql, const char *text,
+                                      long long number) {
     static char out[1024];
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);

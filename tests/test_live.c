@@ -335,13 +335,14 @@ static void test_second_connection(const char *mode) {
     exec(a, "COMMIT");
     CHECK_STR(db_run_with(b, "SELECT name FROM parts WHERE key = ?1", keys[21].text, 0), "p");
     exec(a, "BEGIN");
-    CHECK_STR(db_run_with(a, "DELETE FROM parts WHERE name = 'p' AND key = ?1", keys[21].text, 0), "");
+    CHECK_STR(db_run_with(a, "DELETE FROM parts WHERE name = 'p' AND key = ?1", keys[21].text, 0),
+              "");
     CHECK_STR(db_run_with(b, "SELECT name FROM parts WHERE key = ?1", keys[21].text, 0), "p");
     exec(a, "COMMIT");
     /* The filter held that key alone: empty now, it holds nothing. */
     CHECK_STR(db_run_with(b, "SELECT count(*) FROM parts WHERE key = ?1", keys[21].text, 0), "0");
     CHECK_STR(db_run(b, "SELECT count(*) || '|' || sum(json_extract(bloom_info(filter), "
-                     "'$.keys_added')) FROM parts"),
+                        "'$.keys_added')) FROM parts"),
               "1|0");
     exec(a, "DELETE FROM parts WHERE name = 'p'");
     CHECK_STR(db_run(b, "SELECT count(*) FROM parts"), "0");
@@ -1011,7 +1012,7 @@ static void test_pages_at(int page_size, int reserved, int *dbstat_seen) {
     CHECK(snapshot_is_built(db, "std", "SELECT bloom_build('k' || i, 1000000, 0.01) FROM numbers",
                             0));
     CHECK_STR(db_run(db, "SELECT count(*) FROM numbers WHERE i < 10000 AND i % 2 = 1 AND NOT EXISTS"
-                      " (SELECT 1 FROM ck WHERE key = 'k' || i)"),
+                         " (SELECT 1 FROM ck WHERE key = 'k' || i)"),
               "0");
     /* No chunk is longer than its table's chunk size, which leaves room in a page for the rest
     ** of its row and the page's reserved bytes. */
@@ -1128,11 +1129,12 @@ static void test_last_insert_rowid(void) {
     exec(db, "ROLLBACK TO t; RELEASE t");
     exec(db, "COMMIT");
     CHECK_U64(last_rowid(db), 46); /* (ROLLBACK TO does not restore it, for any table) */
-    CHECK_STR(db_run(db, "SELECT group_concat(quote(name)) FROM grow WHERE key = 'd@x' AND (name IS "
-                      "NULL OR name = 'd@x')"),
+    CHECK_STR(db_run(db,
+                     "SELECT group_concat(quote(name)) FROM grow WHERE key = 'd@x' AND (name IS "
+                     "NULL OR name = 'd@x')"),
               "NULL,'d@x'");
     CHECK_STR(db_run(db, "SELECT json_extract(bloom_info(filter), '$.stage_count') FROM grow WHERE "
-                      "name IS NULL"),
+                         "name IS NULL"),
               "2");
 
     /* Directly: the rowid of the row inserted, its filter's id, as for any virtual table. */
@@ -1198,8 +1200,8 @@ static int count_present(sqlite3 *db, const char *table, const key_text *keys, i
 static void test_rollback_kind(sqlite3 *db, const char *kind, int n) {
     char *table = sqlite3_mprintf("r_%s", kind);
     int removes = strcmp(kind, "counting") == 0 || strcmp(kind, "cuckoo") == 0;
-    db_execf(db, "CREATE VIRTUAL TABLE \"%w\" USING bloom(kind = %Q, n = %d, p = 0.01)", table, kind,
-          n);
+    db_execf(db, "CREATE VIRTUAL TABLE \"%w\" USING bloom(kind = %Q, n = %d, p = 0.01)", table,
+             kind, n);
     exec(db,
          "DROP TABLE IF EXISTS temp.added; CREATE TEMP TABLE added(seq INTEGER PRIMARY KEY, k)");
     key_text base[40];
@@ -1429,11 +1431,11 @@ static void test_reads_after_commit_kind(const char *mode, const char *kind, int
     remove(path);
     sqlite3 *db[2] = {open_db(path), open_db(path)};
     db_execf(db[0],
-          "PRAGMA journal_mode = %s; CREATE VIRTUAL TABLE big USING bloom(kind = '%s', n = "
-          "1000000, p = 0.01); INSERT INTO big(filter) SELECT bloom_build('f' || i, 1000000, "
-          "0.01, '%s') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
-          "WHERE i < 50000) SELECT i FROM n)",
-          mode, kind, kind);
+             "PRAGMA journal_mode = %s; CREATE VIRTUAL TABLE big USING bloom(kind = '%s', n = "
+             "1000000, p = 0.01); INSERT INTO big(filter) SELECT bloom_build('f' || i, 1000000, "
+             "0.01, '%s') FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+             "WHERE i < 50000) SELECT i FROM n)",
+             mode, kind, kind);
     long long chunks = run_number(db[0], "SELECT count(*) FROM big_chunks", NULL, 0);
     CHECK(chunks >= 250); /* every chunk has a row: a scan would read them all */
     long long expected = keys_added(db[0], "big");

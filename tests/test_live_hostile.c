@@ -74,10 +74,10 @@ static void make_table(const char *name, const char *kind, int filters) {
     sqlite3 *db = open_db(name, 1, 0);
     db_execf(db, "CREATE VIRTUAL TABLE t USING bloom(kind = '%s', n = 100, p = 0.01)", kind);
     db_execf(db,
-          "WITH RECURSIVE k(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM k WHERE v < 50), "
-          "f(i, name) AS (SELECT 0, NULL UNION ALL SELECT i + 1, char(97 + i) FROM f WHERE "
-          "i + 1 < %d) INSERT INTO t(name, key) SELECT name, v FROM f, k",
-          filters);
+             "WITH RECURSIVE k(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM k WHERE v < 50), "
+             "f(i, name) AS (SELECT 0, NULL UNION ALL SELECT i + 1, char(97 + i) FROM f WHERE "
+             "i + 1 < %d) INSERT INTO t(name, key) SELECT name, v FROM f, k",
+             filters);
     sqlite3_close(db);
 }
 
@@ -171,8 +171,9 @@ static void test_odd_chunks(void) {
     db = open_db("chunks.db", 1, 0);
     CHECK_STR(db_run(db, "INSERT INTO t(key) VALUES (777)"), "");
     CHECK_STR(db_run(db, "SELECT count(*) FROM t WHERE key = 777"), "1");
-    CHECK_STR(db_run(db, "SELECT json_extract(bloom_info(filter), '$.keys_added') >= 9.2e18 FROM t"),
-              "1");
+    CHECK_STR(
+        db_run(db, "SELECT json_extract(bloom_info(filter), '$.keys_added') >= 9.2e18 FROM t"),
+        "1");
     sqlite3_close(db);
     db = open_db("chunks.db", 0, 0);
     exec(db, "UPDATE t_chunks SET data = x'' WHERE id = (SELECT max(id) FROM t_chunks)");
@@ -193,7 +194,7 @@ static void check_guarded(sqlite3 *db, const char *how) {
     CHECK_STR(db_run(db, "SELECT count(*) FROM t WHERE key = 1"), "1");
     if (sqlite3_libversion_number() >= 3037000) {
         CHECK_STR(db_run(db, "SELECT group_concat(type) FROM pragma_table_list WHERE name IN "
-                          "('t_config', 't_filters', 't_chunks')"),
+                             "('t_config', 't_filters', 't_chunks')"),
                   "shadow,shadow,shadow");
     }
 }
