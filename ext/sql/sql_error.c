@@ -207,18 +207,22 @@ void sql_error_cannot(sqlite3_context *ctx, const char *func, const filter_kind 
     sql_errorf(ctx, "%s: %s", func, why);
 }
 
-void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value *key) {
+/* A message about key that starts "FUNC: the key KEY", for the caller to end. */
+static sqlite3_str *sql_key_message(const char *func, sqlite3_value *key) {
     sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendf(s, "%s: the key ", func);
     sql_append_value(s, key);
+    return s;
+}
+
+void sql_error_not_removed(sqlite3_context *ctx, const char *func, sqlite3_value *key) {
+    sqlite3_str *s = sql_key_message(func, key);
     sqlite3_str_appendall(s, " is not in the filter; nothing was removed");
     sql_error_from_str(ctx, s);
 }
 
 char *sql_refused_message(const char *func, sqlite3_value *key, const char *type) {
-    sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendf(s, "%s: the key ", func);
-    sql_append_value(s, key);
+    sqlite3_str *s = sql_key_message(func, key);
     sqlite3_str_appendf(s, " is not a value of the filter's type, %s; nothing was added", type);
     return sqlite3_str_finish(s);
 }
@@ -240,9 +244,7 @@ void sql_error_refused(sqlite3_context *ctx, const char *func, sqlite3_value *ke
 
 void sql_error_probe_refused(sqlite3_context *ctx, const char *func, sqlite3_value *key,
                              const char *why) {
-    sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendf(s, "%s: the key ", func);
-    sql_append_value(s, key);
+    sqlite3_str *s = sql_key_message(func, key);
     sqlite3_str_appendchar(s, 1, ' ');
     sqlite3_str_appendall(s, why);
     sql_error_from_str(ctx, s);
