@@ -65,6 +65,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _WIN32 /* mingw-w64, for the SQL suite on Windows (tests/platforms) */
+#include <direct.h>
+#include <windows.h>
+#define mkdir(path, mode) _mkdir(path)
+#endif
 
 /* Primary result codes an "-- error CODE:" line may name. */
 static const struct {
@@ -293,6 +298,65 @@ static void change_directory(const runner *r, int line, const char *dir) {
     }
 }
 
+/* Whether path is absolute: from the root, or, on Windows, from a drive (Z:/...). */
+static int is_absolute(const char *path) {
+#ifdef _WIN32
+    if (path[0] != '\0' && path[1] == ':') {
+        return 1;
+    }
+#endif
+    return path[0] == '/';
+}
+
+/* Makes link name the directory target, for the files a statement reads: a symbolic link, or on
+** Windows, where making one takes a privilege (and Wine's is a stub), a directory of copies of
+** target's files. Returns 0, or -1 on failure. */
+static int link_directory(const char *target, const char *link) {
+#ifdef _WIN32
+    char pattern[MAX_PATH], from[MAX_PATH], to[MAX_PATH];
+    WIN32_FIND_DATAA found;
+    if (_mkdir(link) != 0 || snprintf(pattern, sizeof pattern, "%s/*", target) >= MAX_PATH) {
+        return -1;
+    }
+    HANDLE search = FindFirstFileA(pattern, &found);
+    if (search == INVALID_HANDLE_VALUE) {
+        return -1;
+    }
+    int status = 0;
+    do {
+        if ((found.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) == 0 &&
+            (snprintf(from, sizeof from, "%s/%s", target, found.cFileName) >= MAX_PATH ||
+             snprintf(to, sizeof to, "%s/%s", link, found.cFileName) >= MAX_PATH ||
+             !CopyFileA(from, to, TRUE))) {
+            status = -1;
+        }
+    } while (status == 0 && FindNextFileA(search, &found));
+    FindClose(search);
+    return status;
+#else
+    return symlink(target, link);
+#endif
+}
+
+/* Removes path: a file, a link, or (what link_directory makes on Windows) a directory of files. */
+static void remove_entry(const char *path) {
+    char file[8192];
+    if (remove(path) == 0) {
+        return;
+    }
+    DIR *d = opendir(path);
+    for (struct dirent *e = d != NULL ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file) {
+            remove(file);
+        }
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    rmdir(path);
+}
+
 /* Makes DATABASE.files, emptied, the working directory, with a link in it to dir (relative to
 ** the script's directory) named as dir's last part; exits on failure. */
 static void make_scratch(const runner *r, int line, const char *dir) {
@@ -301,7 +365,7 @@ static void make_scratch(const runner *r, int line, const char *dir) {
     int prefix = slash != NULL ? (int)(slash - r->script) + 1 : 0;
     struct stat st;
     snprintf(scratch, sizeof scratch, "%s.files", r->db_path);
-    if ((r->script[0] != '/' && getcwd(here, sizeof here) == NULL) ||
+    if ((!is_absolute(r->script) && getcwd(here, sizeof here) == NULL) ||
         snprintf(target, sizeof target, "%s%s%.*s%s", here, here[0] != '\0' ? "/" : "", prefix,
                  r->script, dir) >= (int)sizeof target ||
         stat(target, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -316,11 +380,11 @@ static void make_scratch(const runner *r, int line, const char *dir) {
     for (struct dirent *e = d != NULL ? readdir(d) : NULL; e != NULL; e = readdir(d)) {
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
             snprintf(path, sizeof path, "%s/%s", scratch, e->d_name);
-            remove(path); /* a file, or a link (not what it points to) */
+            remove_entry(path); /* a file, or a link (not what it points to) */
         }
     }
     snprintf(path, sizeof path, "%s/%s", scratch, last != NULL ? last + 1 : dir);
-    if (d == NULL || closedir(d) != 0 || symlink(target, path) != 0 || chdir(scratch) != 0) {
+    if (d == NULL || closedir(d) != 0 || link_directory(target, path) != 0 || chdir(scratch) != 0) {
         fprintf(stderr, "%s:%d: cannot make the directory %s with a link to %s\n", r->script, line,
                 scratch, target);
         exit(2);

@@ -5,15 +5,17 @@
 # Each gets copyright and changelog.gz in /usr/share/doc/NAME, md5sums, and a control file from
 # control.module or control.dev here; the module's Depends come from dpkg-shlibdeps.
 # Timestamps are SOURCE_DATE_EPOCH, else the last commit's time, else now.
-# Usage: build_deb.sh BUILD_DIR TEMPLATE_DIR OUT_DIR VERSION DEB_ARCH MULTIARCH SOURCE_DIR
+# BUILD_DIR is this machine's build, or another architecture's (ext/packages/platforms), whose
+# files STRIP (that architecture's binutils strip) strips.
+# Usage: build_deb.sh BUILD_DIR TEMPLATE_DIR OUT_DIR VERSION DEB_ARCH MULTIARCH SOURCE_DIR STRIP
 set -eu
-build=$1 templates=$2 out=$3 version=$4 arch=$5 multiarch=$6 source=$7
+build=$1 templates=$2 out=$3 version=$4 arch=$5 multiarch=$6 source=$7 strip=$8
 maintainer='The sqlite-bloom developers <maintainers@users.noreply.a-seed-527304a5.example>'
 
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$source" log -1 --format=%ct 2>/dev/null || date +%s)}
 export SOURCE_DATE_EPOCH  # dpkg-deb stamps the archive members with it
 changelog_date=$(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")
-staging=$out/debian-staging
+staging=$out/debian-staging-$arch
 rm -rf "$staging"
 mkdir -p "$staging" "$out"
 umask 022
@@ -32,9 +34,9 @@ build_package() {
     cmake --install "$build" --component "$component" --prefix "$root/usr" --strip > /dev/null
     # Static archives are not stripped by cmake --install --strip: their debug sections off
     # here, as Debian's dh_strip does.
-    find "$root/usr" -name '*.a' -exec strip --strip-debug --remove-section=.comment \
+    find "$root/usr" -name '*.a' -exec "$strip" --strip-debug --remove-section=.comment \
         --remove-section=.note {} +
-    find "$root/usr" -name '*.so' -exec strip --remove-section=.comment --remove-section=.note {} +
+    find "$root/usr" -name '*.so' -exec "$strip" --remove-section=.comment --remove-section=.note {} +
     doc=$root/usr/share/doc/$name
     mkdir -p "$doc" "$root/DEBIAN"
     cp "$templates/copyright" "$doc/copyright"

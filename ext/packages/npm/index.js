@@ -1,27 +1,34 @@
-// sqlite-bloom for Node.js: the path of the extension, bloom.so, in this package, and load(db)
-// to load it into a better-sqlite3 Database or a node:sqlite DatabaseSync. bloom.so is built for
-// one platform, which build_npm.sh writes below; sqlite-bloom/filter (filter.cjs, filter.mjs),
-// the filters read by WebAssembly, runs on any.
+// sqlite-bloom for Node.js: the path of the extension in this package, and load(db) to load it
+// into a better-sqlite3 Database or a node:sqlite DatabaseSync. The package holds one build of
+// the extension for each platform below (bloom.so, bloom.dll), which build_npm.sh lists, and
+// picks the one for process.platform and process.arch; sqlite-bloom/filter (filter.cjs,
+// filter.mjs), the filters read by WebAssembly, runs on any.
 'use strict';
 const path = require('node:path');
 
-// The platform of bloom.so, as Node.js names it (process.platform, process.arch).
-const PLATFORM = { os: '@OS@', cpu: '@CPU@' };
+// The extension for each platform, as Node.js names it (process.platform-process.arch).
+const BINARIES = {
+  // @BINARIES@
+};
 
-// The absolute path of bloom.so in this package.
+// The absolute path of the extension in this package for this machine; throws, naming the
+// machine's platform and those the package has, when it has none for it.
 function getLoadablePath() {
-  return path.join(__dirname, 'bloom.so');
+  const platform = `${process.platform}-${process.arch}`;
+  if (!Object.prototype.hasOwnProperty.call(BINARIES, platform)) {
+    throw new Error(
+      `sqlite-bloom: this package has no build of the extension for ${platform}, only for ` +
+        `${Object.keys(BINARIES).join(', ')}; build it from source for this machine and load it ` +
+        "by its path (docs/install.md of sqlite-bloom). Its filters can still be read here, " +
+        "without SQLite, by require('sqlite-bloom/filter')");
+  }
+  return path.join(__dirname, BINARIES[platform]);
 }
 
 // Loads sqlite-bloom into db, a database with loadExtension(path): better-sqlite3's Database,
 // or node:sqlite's DatabaseSync opened with { allowExtension: true } (Node.js 22.13 or later).
 function load(db) {
-  if (process.platform !== PLATFORM.os || process.arch !== PLATFORM.cpu) {
-    throw new Error(
-      `sqlite-bloom: this package's bloom.so is built for ${PLATFORM.os} ${PLATFORM.cpu}, not ` +
-        `${process.platform} ${process.arch}; its filters can still be read here, without ` +
-        "SQLite, by require('sqlite-bloom/filter')");
-  }
+  const extension = getLoadablePath();
   if (db == null || typeof db.loadExtension !== 'function') {
     throw new TypeError(
       'sqlite-bloom: load(db) needs a database with a loadExtension(path) method: a better-sqlite3 ' +
@@ -29,7 +36,7 @@ function load(db) {
         '(Node.js 22.13.0 or later in 22.x, 23.5.0 or later)');
   }
   try {
-    db.loadExtension(getLoadablePath());
+    db.loadExtension(extension);
   } catch (error) {
     if (db.constructor && db.constructor.name === 'DatabaseSync') {
       throw new Error(

@@ -4,7 +4,9 @@
 // another platform, sqlite-bloom/filter (CommonJS and ES module) against the extension, and the
 // README's examples of the package (```js package blocks), and the tarball's files against the
 // list of docs/install.md. BLOOM_EXPECTED_VERSION is CMake's project version, BLOOM_README the
-// README's path, BLOOM_TARBALL the tarball's, BLOOM_INSTALL_DOC docs/install.md's.
+// README's path, BLOOM_TARBALL the tarball's, BLOOM_INSTALL_DOC docs/install.md's,
+// BLOOM_NPM_PLATFORMS the platforms of the builds the package holds (this machine's, then those
+// cross-compiled: ext/packages/platforms), separated by commas.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -16,6 +18,7 @@ const sqliteBloom = require('sqlite-bloom');
 const EXPECTED_VERSION = process.env.BLOOM_EXPECTED_VERSION;
 const KEYS = Array.from({ length: 1000 }, (_, i) => `user${i}@example.com`);
 const ABSENT = Array.from({ length: 10000 }, (_, i) => `visitor${i}@example.org`);
+const PLATFORMS = process.env.BLOOM_NPM_PLATFORMS.split(',');
 const INSTALLED_AT = fs.realpathSync(path.join(process.cwd(), 'node_modules', 'sqlite-bloom'));
 
 // The module, or null when it cannot be had here.
@@ -52,12 +55,30 @@ test('the installed package', async (t) => {
     assert.strictEqual(require('sqlite-bloom/package.json').version, EXPECTED_VERSION);
   });
 
-  await t.test('getLoadablePath() is the bloom.so inside it', () => {
+  await t.test("getLoadablePath() is the build inside it for this machine's platform", () => {
     const loadable = sqliteBloom.getLoadablePath();
     assert.ok(path.isAbsolute(loadable));
-    assert.strictEqual(path.dirname(fs.realpathSync(loadable)), INSTALLED_AT);
-    assert.strictEqual(path.basename(loadable), 'bloom.so');
+    assert.strictEqual(path.relative(INSTALLED_AT, fs.realpathSync(loadable)),
+      path.join('prebuilds', `${process.platform}-${process.arch}`, 'bloom.so'));
     assert.ok(fs.statSync(loadable).size > 0);
+  });
+
+  await t.test('holds a build for each platform, each for its machine', () => {
+    const machines = { 'linux-x64': [0x7f, 0x45, 0x4c, 0x46, 62], 'linux-arm64': [0x7f, 0x45, 0x4c, 0x46, 183],
+      'win32-x64': [0x4d, 0x5a, 0x64, 0x86] };
+    assert.deepStrictEqual(PLATFORMS.filter((platform) => !(platform in machines)), []);
+    for (const platform of PLATFORMS) {
+      const expected = machines[platform];
+      const file = path.join(INSTALLED_AT, 'prebuilds', platform,
+        platform.startsWith('win32') ? 'bloom.dll' : 'bloom.so');
+      const bytes = fs.readFileSync(file);
+      // ELF: the magic, then e_machine at byte 18 (62 x86-64, 183 AArch64); PE: 'MZ', then the
+      // COFF machine 0x8664 after the 'PE\0\0' that e_lfanew at byte 60 points to.
+      const found = bytes[0] === 0x7f
+        ? [...bytes.subarray(0, 4), bytes.readUInt16LE(18)]
+        : [bytes[0], bytes[1], ...bytes.subarray(bytes.readUInt32LE(60) + 4, bytes.readUInt32LE(60) + 6)];
+      assert.deepStrictEqual(found, expected, platform);
+    }
   });
 
   await t.test('declares its TypeScript types', () => {
@@ -92,15 +113,19 @@ function filesInstallMdLists() {
 
 test('the tarball holds the files docs/install.md lists for it, and no other', () => {
   const listed = filesInstallMdLists();
-  assert.ok(listed.includes('check-names.html') && listed.includes('bloom.so'), listed.join(' '));
+  assert.ok(listed.includes('check-names.html') && listed.includes('prebuilds/win32-x64/bloom.dll'),
+    listed.join(' '));
   const packed = execFileSync('tar', ['tzf', process.env.BLOOM_TARBALL], { encoding: 'utf8' })
     .split('\n').filter((line) => line !== '')
     .map((entry) => {
       assert.match(entry, /^package\//);
       return entry.slice('package/'.length);
     });
-  assert.deepStrictEqual([...packed].sort(), [...listed].sort());
-  for (const file of listed) {
+  // The builds listed for platforms this one was not cross-compiled for are not there.
+  const built = listed.filter((file) => !file.startsWith('prebuilds/') ||
+    PLATFORMS.includes(file.split('/')[1]));
+  assert.deepStrictEqual([...packed].sort(), [...built].sort());
+  for (const file of built) {
     assert.ok(fs.statSync(path.join(INSTALLED_AT, file)).size > 0, `${file} installed`);
   }
 });
@@ -123,7 +148,8 @@ test('sqlite-bloom/filter: the WebAssembly reader, with no platform in the manif
   for (const file of ['filter.cjs', 'filter.mjs', 'filter.d.cts', 'filter.d.mts']) {
     assert.ok(fs.statSync(path.join(INSTALLED_AT, file)).size > 0, file);
   }
-  // The reader runs on any platform, so npm installs the package on any: bloom.so is Linux x64's.
+  // The reader runs on any platform, so npm installs the package on any, with or without a build
+  // of the extension for it.
   assert.strictEqual(manifest.os, undefined);
   assert.strictEqual(manifest.cpu, undefined);
   assert.strictEqual(fs.realpathSync(require.resolve('sqlite-bloom/filter')),
@@ -160,16 +186,16 @@ test('sqlite-bloom/filter: the WebAssembly reader, with no platform in the manif
     }
   });
 
-  await t.test('load() on another platform says which bloom.so this is', () => {
+  await t.test('load() and getLoadablePath() on a platform it has no build for say so', () => {
     const platform = Object.getOwnPropertyDescriptor(process, 'platform');
-    const here = `${process.platform} ${process.arch}`;
     Object.defineProperty(process, 'platform', { ...platform, value: 'plan9' });
     try {
-      assert.throws(() => sqliteBloom.load({ loadExtension() {} }), {
-        message: `sqlite-bloom: this package's bloom.so is built for ${here}, not plan9 ` +
-          `${process.arch}; its filters can still be read here, without SQLite, by ` +
-          "require('sqlite-bloom/filter')",
-      });
+      const message = `sqlite-bloom: this package has no build of the extension for ` +
+        `plan9-${process.arch}, only for ${PLATFORMS.join(', ')}; build it from source ` +
+        'for this machine and load it by its path (docs/install.md of sqlite-bloom). Its filters ' +
+        "can still be read here, without SQLite, by require('sqlite-bloom/filter')";
+      assert.throws(() => sqliteBloom.load({ loadExtension() {} }), { message });
+      assert.throws(() => sqliteBloom.getLoadablePath(), { message });
     } finally {
       Object.defineProperty(process, 'platform', platform);
     }

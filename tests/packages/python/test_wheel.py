@@ -1,15 +1,20 @@
 """The sqlite-bloom wheel as pip installed it into a virtual environment (run.sh): its version,
 its bloom.so, load(conn) on a sqlite3 connection, on a connection of another kind, and on one
-that cannot load extensions at all, and the README's examples of it (```python package blocks).
-BLOOM_EXPECTED_VERSION is CMake's project version, BLOOM_README the README's path."""
+that cannot load extensions at all, and the README's examples of it (```python package blocks);
+on a machine its library is not built for, and the wheels of the other platforms.
+BLOOM_EXPECTED_VERSION is CMake's project version, BLOOM_README the README's path,
+BLOOM_OTHER_WHEELS the paths of the other platforms' wheels (os.pathsep between them)."""
 import contextlib
 import io
 import os
 import re
 import sqlite3
+import subprocess
 import sys
 import sysconfig
+import tempfile
 import unittest
+from unittest import mock
 
 import sqlite_bloom
 
@@ -34,6 +39,50 @@ class InstalledPackage(unittest.TestCase):
         self.assertTrue(os.path.isfile(path), path)
         self.assertEqual(os.path.dirname(path), os.path.dirname(os.path.abspath(sqlite_bloom.__file__)))
         self.assertEqual(os.path.basename(path), "bloom.so")
+
+
+class OtherPlatforms(unittest.TestCase):
+    def test_on_a_machine_it_is_not_built_for_load_says_so(self):
+        conn = sqlite3.connect(":memory:")
+        self.addCleanup(conn.close)
+        here = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+        expected = ("sqlite_bloom: this package's bloom.so is built for " + here + ", and this "
+                    "machine is macosx_14_0_arm64. Install the wheel tagged macosx_14_0_arm64 (a "
+                    "release has linux_x86_64, linux_aarch64 and win_amd64), or build the extension "
+                    "from source for this machine and load it by its path (docs/install.md of "
+                    "sqlite-bloom)")
+        with mock.patch("sysconfig.get_platform", return_value="macosx-14.0-arm64"):
+            for call in (sqlite_bloom.loadable_path, lambda: sqlite_bloom.load(conn)):
+                with self.assertRaises(sqlite_bloom.PlatformUnsupported) as raised:
+                    call()
+                self.assertEqual(str(raised.exception), expected)
+        with self.assertRaisesRegex(sqlite3.OperationalError, "no such function: bloom_version"):
+            conn.execute("SELECT bloom_version()")
+
+    def test_each_other_wheel_holds_its_platforms_library_and_refuses_this_machine(self):
+        wheels = [w for w in os.environ.get("BLOOM_OTHER_WHEELS", "").split(os.pathsep) if w]
+        magic = {"linux_aarch64": ("bloom.so", b"\x7fELF", 18, b"\xb7\x00"),
+                 "win_amd64": ("bloom.dll", b"MZ", None, b"\x64\x86")}
+        for wheel in wheels:
+            platform = re.fullmatch(r"sqlite_bloom-[^-]+-py3-none-(\w+)\.whl", os.path.basename(wheel))[1]
+            with self.subTest(platform=platform), tempfile.TemporaryDirectory() as target:
+                subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index",
+                                "--no-deps", "--disable-pip-version-check", "--only-binary=:all:",
+                                "--platform", platform, "--target", target, wheel], check=True)
+                library, start, machine_at, machine = magic[platform]
+                with open(os.path.join(target, "sqlite_bloom", library), "rb") as f:
+                    data = f.read()
+                self.assertEqual(data[:len(start)], start)
+                if machine_at is None:  # PE: the COFF machine after the 'PE\0\0' at e_lfanew
+                    machine_at = int.from_bytes(data[60:64], "little") + 4
+                self.assertEqual(data[machine_at:machine_at + 2], machine)
+                probe = ("import sqlite3, sqlite_bloom\n"
+                         "try:\n    sqlite_bloom.load(sqlite3.connect(':memory:'))\n"
+                         "except sqlite_bloom.PlatformUnsupported as e:\n    print(e)\n")
+                out = subprocess.run([sys.executable, "-c", probe], check=True, text=True,
+                                     capture_output=True, env={**os.environ, "PYTHONPATH": target})
+                self.assertIn(f"this package's {library} is built for {platform}, and this machine "
+                              f"is {sysconfig.get_platform().replace('-', '_')}", out.stdout)
 
 
 class LoadIntoSqlite3(unittest.TestCase):
