@@ -123,7 +123,7 @@ elseif(NOT BLOOM_DPKG_DEB OR NOT BLOOM_DPKG_SHLIBDEPS OR NOT BLOOM_DEB_ARCH)
 elseif(BLOOM_SANITIZE OR BLOOM_TSAN OR BLOOM_COVERAGE)
   set(BLOOM_DEB_SKIP_REASON "an instrumented build is not one to package")
 else()
-  bloom_add_debs(${PROJECT_BINARY_DIR} ${BLOOM_DEB_ARCH} ${BLOOM_DEB_MULTIARCH} strip
+  bloom_add_debs(${PROJECT_BINARY_DIR} ${BLOOM_DEB_ARCH} ${BLOOM_DEB_MULTIARCH} ${CMAKE_STRIP}
                  bloom bloom_static)
   foreach(platform IN LISTS BLOOM_PLATFORM_NAMES)
     if(BLOOM_PLATFORM_${platform}_DEB_ARCH)

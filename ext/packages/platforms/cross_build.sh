@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the extension for another platform in a build directory of its own, with one of the
 # toolchain files here: bloom.so or bloom.dll (target bloom) and, for Linux, the static library
-# of the -dev package (bloom_static). The first run configures; later runs build what changed.
+# of the -dev package (bloom_static); a later run builds what changed.
 # Only SQLite's and xxHash's headers are copied from the host (INCLUDE_DIRS): the host's
 # /usr/include would shadow the other platform's C library. packages.cmake runs it for the
 # packages, and the platform.* tests (tests/platforms) use what it built.
@@ -21,13 +21,13 @@ for header in sqlite3.h sqlite3ext.h xxhash.h; do
     done
     [ -f "$build/include/$header" ] || { echo "cross_build.sh: no $header in $include_dirs"; exit 1; }
 done
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S "$source" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
-        -DCMAKE_BUILD_TYPE="$build_type" -DBLOOM_WERROR="$werror" -DBUILD_TESTING=OFF \
-        -DBLOOM_PLATFORMS=OFF -DSQLITE3EXT_INCLUDE_DIR="$build/include" \
-        -DXXHASH_INCLUDE_DIR="$build/include" > "$build/configure.log" ||
-        { cat "$build/configure.log"; rm -f "$build/CMakeCache.txt"; exit 1; }
-fi
+# Configured each time (a second of CMake), so that a change of this build's type or warnings
+# reaches it.
+cmake -S "$source" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+    -DCMAKE_BUILD_TYPE="$build_type" -DBLOOM_WERROR="$werror" -DBUILD_TESTING=OFF \
+    -DBLOOM_PLATFORMS=OFF -DSQLITE3EXT_INCLUDE_DIR="$build/include" \
+    -DXXHASH_INCLUDE_DIR="$build/include" > "$build/configure.log" ||
+    { cat "$build/configure.log"; rm -f "$build/CMakeCache.txt"; exit 1; }
 # Two compilers at a time, whatever make runs this: a jobserver of a parent make does not reach
 # this build (MAKEFLAGS emptied), which would otherwise run one at a time.
 # shellcheck disable=SC2086 # the targets, a word each
