@@ -196,6 +196,19 @@ static uint8_t *test_built_fuse(const key_hash *keys, uint64_t count, uint64_t n
     return blob;
 }
 
+/* make_empty of the Spark kind: version 2, seed 0, as Spark's BloomFilter.create(n, p). */
+static uint8_t *test_empty_spark(uint64_t n, double p, uint64_t *bytes) {
+    spark_header h = {n, p, 0, 0, 0, 0, 2};
+    double bytes_needed;
+    uint8_t *blob = spark_size(n, p, 2, &h.words, &h.k, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        spark_write_header(blob, &h);
+    }
+    return blob;
+}
+
 static const test_kind test_kinds[] = {
     [BLOOM_LAYOUT_STANDARD - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
                                    .sized_at_end = 1,
@@ -237,6 +250,11 @@ static const test_kind test_kinds[] = {
                        .k_field = "fingerprint_bits",
                        .make_empty = test_empty_fuse,
                        .make_built = test_built_fuse},
+    [SPARK_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                        .sized_at_end = 1,
+                        .rate = RATE_NEAR_P,
+                        .k_field = "k",
+                        .make_empty = test_empty_spark},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,
                "tests/test_kinds.h needs a row for every kind of kind_list.h");
