@@ -41,6 +41,9 @@ typedef struct test_kind {
                               ** more than n, so that they find room (it refuses keys when full) */
     int bloom_layout;         /* 1: a layout of bloom_core, built by bloom_size and bloom_set and
                               ** the layout a scalable filter's stages may have */
+    int held_to_floors;       /* 1: a kind whose probe and build have goals against the floors
+                              ** of the benchmark (a Bloom filter of another system's: Spark's),
+                              ** which sets it beside the layouts of a Bloom filter */
     /* An empty filter of it for n keys at p, through the core, as bloom_build writes it (a
     ** sketch: a conservative one of epsilon p / 10 and delta p, as cms_build writes it); from
     ** calloc, NULL if it cannot be made; its length into *bytes. */
@@ -254,6 +257,7 @@ static const test_kind test_kinds[] = {
                         .sized_at_end = 1,
                         .rate = RATE_NEAR_P,
                         .k_field = "k",
+                        .held_to_floors = 1,
                         .make_empty = test_empty_spark},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,

@@ -154,28 +154,51 @@ int spark_key_is_value(key_hash key) {
     return !(key.h2 & KEY_NOT_A_VALUE);
 }
 
+/* The residue of v (|v| < 2^62) modulo m (64 <= m <= 2^37), in [0, m), whatever v's sign, from
+** inverse, 1 / m: the quotient estimated in binary64 is off by at most |v| / m 2^-51 + 1 (17
+** at m = 64), which the loops take back, so that no integer division is made. */
+static inline uint64_t spark_residue(int64_t v, uint64_t m, double inverse) {
+    int64_t r = v - (int64_t)((double)v * inverse) * (int64_t)m;
+    while (r < 0) {
+        r += (int64_t)m;
+    }
+    while (r >= (int64_t)m) {
+        r -= (int64_t)m;
+    }
+    return (uint64_t)r;
+}
+
 /*
 ** The loop over the k positions of key in a filter of header h, as Spark's version computes
 ** them, pos set for BODY. Version 1: c = h1 + i h2 in 32-bit arithmetic for i = 1 .. k, ~c if
-** negative. Version 2: C = h1 (2^31 - 1) in 64 bits, then C += h2 each round, the position
-** from ~C if negative (C itself kept). Then the position modulo the bits, 64 W.
+** negative, modulo the bits m = 64 W (a 32-bit division when m fits, none when m is past c's
+** 2^31). Version 2: C = h1 (2^31 - 1) in 64 bits, then C += h2 each round, the position from
+** ~C if negative (C itself kept), modulo m: C never wraps (|C| < 2^62 + k 2^31 < 2^63), so
+** its residue r = C mod m moves by h2 mod m each round, an addition and a subtraction instead
+** of a division (spark_residue makes none either), and ~C = -C - 1 has the residue m - 1 - r.
 */
 #define SPARK_FOR_EACH_POSITION(h, key, pos, BODY)                                                 \
     do {                                                                                           \
         int32_t h1_ = (int32_t)(uint32_t)(key).h1, h2_ = (int32_t)(uint32_t)((key).h1 >> 32);      \
         uint64_t bits_ = (uint64_t)(h)->words * 64;                                                \
         if ((h)->version == 1) {                                                                   \
+            uint32_t bits32_ = bits_ <= UINT32_MAX ? (uint32_t)bits_ : 0;                          \
             for (uint32_t i_ = 1; i_ <= (h)->k; i_++) {                                            \
                 int32_t c_ = (int32_t)((uint32_t)h1_ + i_ * (uint32_t)h2_);                        \
-                uint64_t pos = (uint64_t)(c_ < 0 ? ~c_ : c_) % bits_;                              \
+                uint32_t v_ = (uint32_t)(c_ < 0 ? ~c_ : c_);                                       \
+                uint64_t pos = bits32_ != 0 ? v_ % bits32_ : v_;                                   \
                 BODY                                                                               \
             }                                                                                      \
         } else {                                                                                   \
-            uint64_t c_ = (uint64_t)((int64_t)h1_ * INT32_MAX);                                    \
+            int64_t c_ = (int64_t)h1_ * INT32_MAX;                                                 \
+            double inverse_ = 1.0 / (double)bits_;                                                 \
+            uint64_t r_ = spark_residue(c_, bits_, inverse_);                                      \
+            uint64_t step_ = spark_residue(h2_, bits_, inverse_);                                  \
             for (uint32_t i_ = 0; i_ < (h)->k; i_++) {                                             \
-                c_ += (uint64_t)(int64_t)h2_;                                                      \
-                int64_t s_ = (int64_t)c_;                                                          \
-                uint64_t pos = (uint64_t)(s_ < 0 ? ~s_ : s_) % bits_;                              \
+                c_ += h2_;                                                                         \
+                r_ += step_;                                                                       \
+                r_ = r_ >= bits_ ? r_ - bits_ : r_;                                                \
+                uint64_t pos = c_ < 0 ? bits_ - 1 - r_ : r_;                                       \
                 BODY                                                                               \
             }                                                                                      \
         }                                                                                          \
