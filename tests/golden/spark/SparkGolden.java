@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 import org.apache.spark.util.sketch.BloomFilter;
 
@@ -85,49 +86,35 @@ public final class SparkGolden {
     return f.mightContain(key) ? 1 : 0;
   }
 
-  /* Puts the keys of a range into f (adding) or writes its answers (probing). */
-  private static void longRange(BloomFilter f, String what, long start, int count, long step,
-      boolean adding) {
+  /* Puts the count keys of a range into f (adding), or writes mightContain's answers for them
+   * (probing), after the line's words: what, then the range as the fixture writes it. */
+  private static void range(BloomFilter f, String what, String range, int count,
+      IntFunction<Object> key, boolean adding) {
     StringBuilder answers = new StringBuilder();
     for (int i = 0; i < count; i++) {
-      long v = start + i * step;
       if (adding) {
-        f.put(v);
+        f.put(key.apply(i));
       } else {
-        answers.append(answer(f, v));
+        answers.append(answer(f, key.apply(i)));
       }
     }
-    out.println(what + " L " + start + " " + count + " " + step
-        + (adding ? "" : " " + answers));
+    out.println(what + " " + range + (adding ? "" : " " + answers));
+  }
+
+  private static void longRange(BloomFilter f, String what, long start, int count, long step,
+      boolean adding) {
+    range(f, what, "L " + start + " " + count + " " + step, count, i -> start + i * step, adding);
   }
 
   private static void stringRange(BloomFilter f, String what, String prefix, int start,
       int count, boolean adding) {
-    StringBuilder answers = new StringBuilder();
-    for (int i = 0; i < count; i++) {
-      String s = prefix + (start + i);
-      if (adding) {
-        f.put(s);
-      } else {
-        answers.append(answer(f, s));
-      }
-    }
-    out.println(what + " S " + prefix + " " + start + " " + count
-        + (adding ? "" : " " + answers));
+    range(f, what, "S " + prefix + " " + start + " " + count, count, i -> prefix + (start + i),
+        adding);
   }
 
   private static void bytesRange(BloomFilter f, String what, int salt, int count,
       boolean adding) {
-    StringBuilder answers = new StringBuilder();
-    for (int i = 0; i < count; i++) {
-      byte[] b = rangeBytes(salt, i);
-      if (adding) {
-        f.put(b);
-      } else {
-        answers.append(answer(f, b));
-      }
-    }
-    out.println(what + " B " + salt + " " + count + (adding ? "" : " " + answers));
+    range(f, what, "B " + salt + " " + count, count, i -> rangeBytes(salt, i), adding);
   }
 
   /* One filter: created as said, the special keys and `added` generated keys of each type put,
