@@ -103,6 +103,10 @@ static filter_status spark_check_fields(const spark_header *h, const char *what,
         return filter_invalid(why, "%s%ld words, not 1 to %d", what, (long)(int32_t)h->words,
                               SPARK_WORDS_MAX);
     }
+    if (h->k > (uint64_t)h->words * 64) { /* Spark's create makes k <= m ln 2 / n + 1/2 */
+        return filter_invalid(why, "%s%lu hash functions for %llu bits: more than the bits", what,
+                              (unsigned long)h->k, (unsigned long long)h->words * 64);
+    }
     if (h->version == 1 && h->seed != 0) {
         return filter_invalid(why, "%sseed %ld in version 1, which has none", what,
                               (long)(int32_t)h->seed);

@@ -37,7 +37,7 @@ typedef struct spark_header {
     double p;       /* its target rate at n; 0 when not known */
     uint64_t keys;  /* keys added here, counting repeats */
     uint32_t words; /* W, 1 to SPARK_WORDS_MAX: 64 W bits */
-    uint32_t k;     /* hash functions, 1 to INT32_MAX */
+    uint32_t k;     /* hash functions, 1 to INT32_MAX and at most the bits, 64 W */
     uint32_t seed;  /* Spark's int seed, as its 32 bits; 0 in version 1 */
     int version;    /* Spark's version of the bytes and positions, 1 or 2 */
 } spark_header;
@@ -85,8 +85,9 @@ uint64_t spark_bytes_length(const spark_header *h);
 void spark_write_bytes(uint8_t *out, const filter_view *f);
 
 /* Reads the head of Spark's bytes (length of them) into *h (n, p and keys 0), checking that
-** they are version 1 or 2, k >= 1, 1 <= W and exactly W words follow: FILTER_OK, or
-** FILTER_INVALID with why. */
+** they are version 1 or 2, 1 <= k <= 64 W (no more hash functions than bits, which Spark's
+** create never makes), 1 <= W and exactly W words follow: FILTER_OK, or FILTER_INVALID with
+** why. */
 filter_status spark_read_bytes(const uint8_t *bytes, uint64_t length, spark_header *h, char *why);
 
 /* Writes into blob (spark_blob_bytes(h->words) long) the filter of Spark's bytes, which

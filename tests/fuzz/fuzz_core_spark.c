@@ -64,6 +64,10 @@ static int spark_valid(const uint8_t *blob, size_t size, char *why) {
         return refuse(why, "corrupt filter: %ld words, not 1 to 2147483647",
                       (long)(int32_t)s.words);
     }
+    if (s.k > 64 * (uint64_t)s.words) {
+        return refuse(why, "corrupt filter: %lu hash functions for %llu bits: more than the bits",
+                      (unsigned long)s.k, (unsigned long long)(64 * (uint64_t)s.words));
+    }
     if (s.version == 1 && s.seed != 0) {
         return refuse(why, "corrupt filter: seed %ld in version 1, which has none",
                       (long)(int32_t)s.seed);
@@ -102,8 +106,7 @@ static uint64_t spark_position(unsigned version, int32_t h1, int32_t h2, uint64_
     return (uint64_t)(v < 0 ? -(v + 1) : v) % bits;
 }
 
-/* Probe (4.9): 0 for a REAL; else whether the k bits are set (at most the first 2^20: a bigger
-** k is probed the same way, its answer taken from the kind when every one of those is set). */
+/* Probe (4.9): 0 for a REAL; else whether the k bits are set. */
 static int spark_probe(const uint8_t *blob, key_hash key) {
     spark_fields s = spark_fields_of(blob);
     if (key.h2 & 1) {

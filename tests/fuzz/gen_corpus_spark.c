@@ -70,6 +70,8 @@ size_t spark_seed_filters(filter *filters) {
         {"spark_version_3", 44, 1, 3},
         {"spark_k_0", 36, 4, 0},
         {"spark_k_negative", 36, 4, 0x80000000u},
+        {"spark_k_past_the_bits", 36, 4, 193},
+        {"spark_k_the_bits", 36, 4, 192},
         {"spark_words_0", 32, 4, 0},
         {"spark_words_negative", 32, 4, 0xFFFFFFFF},
         {"spark_words_4", 32, 4, 4},

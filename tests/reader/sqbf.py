@@ -1605,6 +1605,9 @@ def _parse_spark(blob, length, fv, mrv, khash):
                           % _signed32(k))
     if not 1 <= words <= 2**31 - 1:
         raise FilterError("corrupt filter: %d words, not 1 to 2147483647" % _signed32(words))
+    if k > 64 * words:
+        raise FilterError("corrupt filter: %d hash functions for %d bits: more than the bits"
+                          % (k, 64 * words))
     if version == 1 and seed:
         raise FilterError("corrupt filter: seed %d in version 1, which has none"
                           % _signed32(seed))
@@ -1742,7 +1745,8 @@ def from_spark(data):
     seed = struct.unpack_from(">I", data, 8)[0] if version == 2 else 0
     head = 16 if version == 2 else 12
     words = struct.unpack_from(">i", data, head - 4)[0]
-    if version not in (1, 2) or k < 1 or words < 1 or len(data) != head + 8 * words:
+    if version not in (1, 2) or not 1 <= k <= 64 * words or words < 1 \
+            or len(data) != head + 8 * words:
         raise FilterError("not Spark's bytes of one filter")
     header = bytearray(HEADER)
     header[0:8] = MAGIC + bytes([3, 3, 9, 3])

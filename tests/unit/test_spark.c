@@ -235,6 +235,8 @@ void test_spark_bytes(void) {
         {"00000001000000000000000100000000000000FF", "0 hash functions, not 1 to 2147483647"},
         {"00000001FFFFFFFF0000000100000000000000FF", "-1 hash functions, not 1 to 2147483647"},
         {"000000010000000100000000", "0 words, not 1 to 2147483647"},
+        {"0000000100000041000000010000000000000000", "65 hash functions for 64 bits: more than "
+                                                     "the bits"},
         {"0000000100000001800000000000000000000000", "-2147483648 words, not 1 to 2147483647"},
         {"000000010000000100000002000000000000000000", "the head announces 2 words (16 bytes), "
                                                        "and 9 bytes follow it"},
@@ -259,6 +261,11 @@ void test_spark_validation(void) {
     expect_invalid_at(blob, bytes, 36, 0x80000000u, 4,
                       "corrupt filter: -2147483648 hash functions, not 1 to 2147483647");
     expect_invalid_at(blob, bytes, 32, 0, 4, "corrupt filter: 0 words, not 1 to 2147483647");
+    expect_invalid_at(blob, bytes, 36, 129, 4,
+                      "corrupt filter: 129 hash functions for 128 bits: more than the bits");
+    blob[36] = 128; /* as many hash functions as bits: valid */
+    sp_view(blob, bytes);
+    blob[36] = 3;
     expect_invalid_at(blob, bytes, 32, 3, 4,
                       "corrupt filter: 3 words need 88 bytes, the BLOB has 80");
     expect_invalid(blob, bytes - 1, "corrupt filter: 2 words need 80 bytes, the BLOB has 79");
