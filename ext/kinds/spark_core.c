@@ -158,18 +158,10 @@ int spark_key_is_value(key_hash key) {
     return !(key.h2 & KEY_NOT_A_VALUE);
 }
 
-/* The residue of v (|v| < 2^62) modulo m (64 <= m <= 2^37), in [0, m), whatever v's sign, from
-** inverse, 1 / m: the quotient estimated in binary64 is off by at most |v| / m 2^-51 + 1 (17
-** at m = 64), which the loops take back, so that no integer division is made. */
-static inline uint64_t spark_residue(int64_t v, uint64_t m, double inverse) {
-    int64_t r = v - (int64_t)((double)v * inverse) * (int64_t)m;
-    while (r < 0) {
-        r += (int64_t)m;
-    }
-    while (r >= (int64_t)m) {
-        r -= (int64_t)m;
-    }
-    return (uint64_t)r;
+/* The residue of v modulo m (m <= 2^37), in [0, m), whatever v's sign. */
+static inline uint64_t spark_residue(int64_t v, uint64_t m) {
+    int64_t r = v % (int64_t)m;
+    return (uint64_t)(r < 0 ? r + (int64_t)m : r);
 }
 
 /*
@@ -179,7 +171,9 @@ static inline uint64_t spark_residue(int64_t v, uint64_t m, double inverse) {
 ** 2^31). Version 2: C = h1 (2^31 - 1) in 64 bits, then C += h2 each round, the position from
 ** ~C if negative (C itself kept), modulo m: C never wraps (|C| < 2^62 + k 2^31 < 2^63), so
 ** its residue r = C mod m moves by h2 mod m each round, an addition and a subtraction instead
-** of a division (spark_residue makes none either), and ~C = -C - 1 has the residue m - 1 - r.
+** of a division (two divisions a key, the second only when its first bit is set: measured on
+** this machine's AMD EPYC, cheaper than a division a position, or than 1 / m in binary64), and
+** ~C = -C - 1 has the residue m - 1 - r.
 */
 #define SPARK_FOR_EACH_POSITION(h, key, pos, BODY)                                                 \
     do {                                                                                           \
@@ -194,14 +188,17 @@ static inline uint64_t spark_residue(int64_t v, uint64_t m, double inverse) {
                 BODY                                                                               \
             }                                                                                      \
         } else {                                                                                   \
-            int64_t c_ = (int64_t)h1_ * INT32_MAX;                                                 \
-            double inverse_ = 1.0 / (double)bits_;                                                 \
-            uint64_t r_ = spark_residue(c_, bits_, inverse_);                                      \
-            uint64_t step_ = spark_residue(h2_, bits_, inverse_);                                  \
+            int64_t c_ = (int64_t)h1_ * INT32_MAX + h2_;                                           \
+            uint64_t r_ = spark_residue(c_, bits_), step_ = 0;                                     \
             for (uint32_t i_ = 0; i_ < (h)->k; i_++) {                                             \
-                c_ += h2_;                                                                         \
-                r_ += step_;                                                                       \
-                r_ = r_ >= bits_ ? r_ - bits_ : r_;                                                \
+                if (i_ == 1) {                                                                     \
+                    step_ = spark_residue(h2_, bits_);                                             \
+                }                                                                                  \
+                if (i_ > 0) {                                                                      \
+                    c_ += h2_;                                                                     \
+                    r_ += step_;                                                                   \
+                    r_ = r_ >= bits_ ? r_ - bits_ : r_;                                            \
+                }                                                                                  \
                 uint64_t pos = c_ < 0 ? bits_ - 1 - r_ : r_;                                       \
                 BODY                                                                               \
             }                                                                                      \
