@@ -19,6 +19,7 @@
 #include "live_table.h"
 #include "parquet_files.h"
 #include "sql_function.h"
+#include "spark_functions.h"
 #include "sqlite_bloom.h"
 
 #include <stddef.h>
@@ -54,8 +55,8 @@ static const sql_function extension_functions[] = {
 
 /* Every table of functions to register. A file with functions of its own adds its table. */
 static const sql_function *const extension_tables[] = {
-    extension_functions, filter_functions,  in_place_functions,
-    countmin_functions,  parquet_functions, parquet_writer_functions,
+    extension_functions, filter_functions, in_place_functions,       countmin_functions,
+    parquet_functions,   spark_functions,  parquet_writer_functions,
 };
 
 /* Whether db already has this version's functions: bloom_version() answers BLOOM_VERSION. */

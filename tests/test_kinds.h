@@ -41,6 +41,9 @@ typedef struct test_kind {
                               ** more than n, so that they find room (it refuses keys when full) */
     int bloom_layout;         /* 1: a layout of bloom_core, built by bloom_size and bloom_set and
                               ** the layout a scalable filter's stages may have */
+    int held_to_floors;       /* 1: a kind whose probe and build have goals against the floors
+                              ** of the benchmark (a Bloom filter of another system's: Spark's),
+                              ** which sets it beside the layouts of a Bloom filter */
     /* An empty filter of it for n keys at p, through the core, as bloom_build writes it (a
     ** sketch: a conservative one of epsilon p / 10 and delta p, as cms_build writes it); from
     ** calloc, NULL if it cannot be made; its length into *bytes. */
@@ -196,6 +199,19 @@ static uint8_t *test_built_fuse(const key_hash *keys, uint64_t count, uint64_t n
     return blob;
 }
 
+/* make_empty of the Spark kind: version 2, seed 0, as Spark's BloomFilter.create(n, p). */
+static uint8_t *test_empty_spark(uint64_t n, double p, uint64_t *bytes) {
+    spark_header h = {n, p, 0, 0, 0, 0, 2};
+    double bytes_needed;
+    uint8_t *blob = spark_size(n, p, 2, &h.words, &h.k, &bytes_needed) == FILTER_OK
+                        ? test_zeroed(bytes_needed, bytes)
+                        : NULL;
+    if (blob != NULL) {
+        spark_write_header(blob, &h);
+    }
+    return blob;
+}
+
 static const test_kind test_kinds[] = {
     [BLOOM_LAYOUT_STANDARD - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
                                    .sized_at_end = 1,
@@ -237,6 +253,12 @@ static const test_kind test_kinds[] = {
                        .k_field = "fingerprint_bits",
                        .make_empty = test_empty_fuse,
                        .make_built = test_built_fuse},
+    [SPARK_KIND - 1] = {.builder = BUILT_BY_BLOOM_BUILD,
+                        .sized_at_end = 1,
+                        .rate = RATE_NEAR_P,
+                        .k_field = "k",
+                        .held_to_floors = 1,
+                        .make_empty = test_empty_spark},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,
                "tests/test_kinds.h needs a row for every kind of kind_list.h");

@@ -20,7 +20,7 @@
 
 enum {
     FILTER_HEADER_BYTES = 64,  /* the header of every kind: the prelude and 56 bytes of its own */
-    FILTER_FORMAT_VERSION = 2, /* the newest format version this code reads */
+    FILTER_FORMAT_VERSION = 3, /* the newest format version this code reads */
     FILTER_WHY_MAX = 256,      /* buffer size for a validation message */
     FILTER_TYPE_TEXT_MAX = 48  /* buffer size for the name of the type of a filter's values */
 };

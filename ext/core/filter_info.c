@@ -36,16 +36,31 @@ void filter_info(const filter_view *f, info_sink *sink) {
     sink->first = 0;
 }
 
-void info_count(info_sink *sink, const char *name, uint64_t v) {
-    char text[21]; /* 2^64 - 1 has 20 digits */
-    size_t at = sizeof text - 1;
+/* Writes the digits of v, after a '-' when negative, into text (22 bytes); returns where they
+** begin. */
+static const char *info_digits(char *text, uint64_t v, int negative) {
+    size_t at = 21;
     text[at] = '\0';
     do {
         text[--at] = (char)('0' + v % 10);
         v /= 10;
     } while (v != 0);
+    if (negative) {
+        text[--at] = '-';
+    }
+    return text + at;
+}
+
+void info_count(info_sink *sink, const char *name, uint64_t v) {
+    char text[22]; /* 2^64 - 1 has 20 digits */
     info_name(sink, name);
-    sink->text(sink, text + at);
+    sink->text(sink, info_digits(text, v, 0));
+}
+
+void info_integer(info_sink *sink, const char *name, int64_t v) {
+    char text[22]; /* -2^63 has 19 digits */
+    info_name(sink, name);
+    sink->text(sink, info_digits(text, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0));
 }
 
 void info_real(info_sink *sink, const char *name, double v) {

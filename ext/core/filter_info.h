@@ -33,6 +33,9 @@ void filter_info(const filter_view *f, info_sink *sink);
 /* A count. */
 void info_count(info_sink *sink, const char *name, uint64_t v);
 
+/* A signed integer (a Spark filter's seed). */
+void info_integer(info_sink *sink, const char *name, int64_t v);
+
 /* A real with 15 significant digits, ties away from zero, as SQLite's %!.15g writes it:
 ** "0.01", "1.0", "1.0e-05". */
 void info_real(info_sink *sink, const char *name, double v);

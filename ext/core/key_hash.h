@@ -13,9 +13,10 @@
 #include <stdint.h>
 
 /* The key hash of a filter, the prelude's hash byte: XXH3-128 of a key's canonical bytes (every
-** kind but one), or XXH64 of its Parquet plain encoding (the Parquet kind, which hashes a key
-** by its own hash_key: parquet_core.h). */
-enum { KEY_HASH_XXH3_128 = 1, KEY_HASH_XXH64_PARQUET = 2 };
+** kind but two), XXH64 of its Parquet plain encoding (the Parquet kind, which hashes a key by
+** its own hash_key: parquet_core.h), or Spark's Murmur3_x86_32 of a long, a string's UTF-8 bytes
+** or a byte array (the Spark kind, likewise: spark_core.h). */
+enum { KEY_HASH_XXH3_128 = 1, KEY_HASH_XXH64_PARQUET = 2, KEY_HASH_MURMUR3_SPARK = 3 };
 
 /* Type tags, the XXH3 seed of each SQL storage class (the same numbers as SQLite's). */
 enum { KEY_TAG_INTEGER = 1, KEY_TAG_REAL = 2, KEY_TAG_TEXT = 3, KEY_TAG_BLOB = 4 };
@@ -39,7 +40,8 @@ typedef struct key_value {
 
 /* Whether this code knows the key hash of that prelude byte. */
 static inline int key_hash_is_known(int hash) {
-    return hash == KEY_HASH_XXH3_128 || hash == KEY_HASH_XXH64_PARQUET;
+    return hash == KEY_HASH_XXH3_128 || hash == KEY_HASH_XXH64_PARQUET ||
+           hash == KEY_HASH_MURMUR3_SPARK;
 }
 
 /* The name of a key hash this code knows, as bloom_info shows it ("xxh3-128"). */
@@ -59,6 +61,14 @@ key_hash key_hash_blob(const void *data, size_t bytes);
 
 /* XXH64, seed 0, of bytes: the hash of a Parquet value's plain encoding. */
 uint64_t key_hash_xxh64(const void *data, size_t bytes);
+
+/* Spark's Murmur3_x86_32 (org.apache.spark.util.sketch) of bytes with seed: 4-byte blocks
+** little-endian as Murmur3's, but each of the 0 to 3 tail bytes sign-extended and mixed in as
+** a block of its own (docs/format.md, 4.9). Equal to MurmurHash3_x86_32 when bytes % 4 == 0. */
+uint32_t key_hash_spark_bytes(const void *data, size_t bytes, uint32_t seed);
+
+/* Spark's Murmur3_x86_32 of a long: MurmurHash3_x86_32 of its 8 little-endian bytes. */
+uint32_t key_hash_spark_long(int64_t v, uint32_t seed);
 
 /* Hash of key by XXH3-128 (KEY_HASH_XXH3_128): by its type, as above. Inline, so that a caller
 ** that has just read the key's type needs no second dispatch on it. The Parquet kind's keys

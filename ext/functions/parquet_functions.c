@@ -114,19 +114,8 @@ static void bloom_from_parquet_func(sqlite3_context *ctx, int argc, sqlite3_valu
         return;
     }
     uint64_t blob_bytes = FILTER_HEADER_BYTES + bitset;
-    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-    if (blob_bytes > (uint64_t)limit) {
-        if (sql_errorf(ctx,
-                       "bloom_from_parquet: the filter would have %llu bytes, more than the "
-                       "length limit of %d bytes",
-                       (unsigned long long)blob_bytes, limit)) {
-            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
-        }
-        return;
-    }
-    uint8_t *blob = sqlite3_malloc64(blob_bytes);
+    uint8_t *blob = sql_allocate_filter(ctx, "bloom_from_parquet", blob_bytes);
     if (blob == NULL) {
-        sqlite3_result_error_nomem(ctx);
         return;
     }
     parquet_filter_from_bitset(blob, bytes + header.header_bytes, bitset, type, length);

@@ -18,6 +18,7 @@
 #include "fuse_core.h"
 #include "parquet_core.h"
 #include "scalable_core.h"
+#include "spark_core.h"
 
 #define FILTER_KINDS(X)                                                                            \
     X(BLOOM_LAYOUT_STANDARD, bloom_standard)                                                       \
@@ -27,7 +28,8 @@
     X(SCALABLE_KIND, scalable)                                                                     \
     X(COUNTMIN_KIND, countmin)                                                                     \
     X(PARQUET_KIND, parquet)                                                                       \
-    X(FUSE_KIND, fuse)
+    X(FUSE_KIND, fuse)                                                                             \
+    X(SPARK_KIND, spark)
 
 /* The number of kinds. */
 #define FILTER_KIND_ONE(id, name) +1

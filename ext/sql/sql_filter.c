@@ -58,6 +58,24 @@ uint8_t *sql_copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view
     return blob;
 }
 
+uint8_t *sql_allocate_filter(sqlite3_context *ctx, const char *func, uint64_t bytes) {
+    int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
+    if (bytes > (uint64_t)limit) {
+        if (sql_errorf(ctx,
+                       "%s: the filter would have %llu bytes, more than the length limit of %d "
+                       "bytes",
+                       func, (unsigned long long)bytes, limit)) {
+            sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+        }
+        return NULL;
+    }
+    uint8_t *blob = sqlite3_malloc64(bytes);
+    if (blob == NULL) {
+        sqlite3_result_error_nomem(ctx);
+    }
+    return blob;
+}
+
 void sql_result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes) {
     sqlite3_result_blob64(ctx, blob, bytes, sqlite3_free);
 }

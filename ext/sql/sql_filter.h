@@ -22,6 +22,11 @@ int sql_read_probe_filter(sqlite3_context *ctx, const char *func, const char *no
 ** view of it. Returns NULL after setting a NOMEM error. */
 uint8_t *sql_copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view *copy);
 
+/* Memory from sqlite3_malloc64 for a filter of bytes bytes that func makes from foreign bytes
+** (bloom_from_parquet's, bloom_from_spark's). Returns NULL after setting the error: TOOBIG past
+** SQLITE_LIMIT_LENGTH, or NOMEM. */
+uint8_t *sql_allocate_filter(sqlite3_context *ctx, const char *func, uint64_t bytes);
+
 /* Hands the filter blob (bytes long, from sqlite3_malloc64) to SQLite as the result. */
 void sql_result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes);
 

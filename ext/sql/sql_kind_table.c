@@ -12,6 +12,7 @@
 #include "kind_list.h"
 #include "parquet_sql.h"
 #include "scalable_sql.h"
+#include "spark_sql.h"
 #include "sql_args.h"
 
 /* The table, in the order of the kinds' ids: each kind's NAME_sql. */

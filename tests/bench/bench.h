@@ -122,7 +122,8 @@ int is_bloom_layout(const filter_kind *kind);
 int is_built_whole(const filter_kind *kind);
 
 /* Whether tables 0, 1, 2 and 6 set kind side by side with the others: a layout of a Bloom
-** filter, or a kind built whole, which stands in for one where the keys do not change. */
+** filter, a kind built whole, which stands in for one where the keys do not change, or a kind
+** held to the floors (tests/test_kinds.h: Spark's). */
 int is_probe_kind(const filter_kind *kind);
 
 /* Whether bloom_build builds kind (tests/test_kinds.h). */

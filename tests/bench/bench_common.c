@@ -228,9 +228,10 @@ int is_built_whole(const filter_kind *kind) {
 }
 
 /* Whether tables 0, 1, 2 and 6 set kind side by side with the others: a layout of a Bloom
-** filter, or a kind built whole, which stands in for one where the keys do not change. */
+** filter, a kind built whole, which stands in for one where the keys do not change, or a kind
+** held to the floors (tests/test_kinds.h: Spark's). */
 int is_probe_kind(const filter_kind *kind) {
-    return is_bloom_layout(kind) || is_built_whole(kind);
+    return is_bloom_layout(kind) || is_built_whole(kind) || test_kind_of(kind)->held_to_floors;
 }
 
 /* Whether bloom_build builds kind (tests/test_kinds.h). */

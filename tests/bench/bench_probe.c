@@ -19,8 +19,9 @@ void table_probe(bench *b) {
            "picks), and `twin(?1, x)`, the design of the other SQLite Bloom extension "
            "(tests/bench/twin.h: k = 4 from one 32-bit hash, no header, no validation), floor "
            "and twin over the same bytes as the probe. p = 0.01. Every kind whose rate is "
-           "measured (table 13) up to %lld keys; above, the layouts of a Bloom filter and the "
-           "kinds built whole. Median of %d runs, every query of one size in turns.\n\n",
+           "measured (table 13) up to %lld keys; above, the layouts of a Bloom filter, the "
+           "kinds built whole and Spark's. Median of %d runs, every query of one size in "
+           "turns.\n\n",
            (long long)every_kind, b->runs);
     printf(
         "| keys in the filter | layout | filter bytes | noop ns/row | floor ns/row | twin ns/row "

@@ -52,9 +52,11 @@ void check_oracles(void) {
 }
 
 /* The key hash by which a kind hashes its keys (docs/format.md, section 1): kinds 1 to 6 and 8
-** by key hash 1, kind 7 (Parquet) by key hash 2. */
+** by key hash 1, kind 7 (Parquet) by key hash 2, kind 9 (Spark) by key hash 3. */
 static unsigned spec_key_hash_of(unsigned kind_id) {
-    return kind_id == PARQUET_KIND ? KEY_HASH_XXH64_PARQUET : KEY_HASH_XXH3_128;
+    return kind_id == PARQUET_KIND ? KEY_HASH_XXH64_PARQUET
+           : kind_id == SPARK_KIND ? KEY_HASH_MURMUR3_SPARK
+                                   : KEY_HASH_XXH3_128;
 }
 
 int spec_prelude_accepts(const uint8_t *data, size_t size, char *expected) {
@@ -100,7 +102,8 @@ int spec_accepts(const uint8_t *data, size_t size, char *expected, int header_on
             "and later, not %u",
             kind_id, kind->format_version, kind->format_version, min_reader);
     }
-    if (hash != KEY_HASH_XXH3_128 && hash != KEY_HASH_XXH64_PARQUET) {
+    if (hash != KEY_HASH_XXH3_128 && hash != KEY_HASH_XXH64_PARQUET &&
+        hash != KEY_HASH_MURMUR3_SPARK) {
         return refuse(expected, "corrupt filter: unknown hash %u", hash);
     }
     if (hash != spec_key_hash_of(kind_id)) {

@@ -137,6 +137,12 @@ static const struct {
      1},
     {"SELECT bloom_might_contain(bloom_add(bloom_add(?4, ?2), key), key) FROM rows", 1},
     /* The count-min functions on the fuzzed values (rule 23 (count-min sketch)). */
+    /* Spark's bytes (rule 32 (Spark filters)): any BLOB read as them, any filter written as them;
+    ** bytes that are read write back the same, and a key added to their filter probes 1. */
+    {"SELECT bloom_from_spark(?1), bloom_from_spark(?3), bloom_to_spark(?1), bloom_to_spark(?4)",
+     0},
+    {"SELECT bloom_to_spark(bloom_from_spark(?1)) = ?1", 1},
+    {"SELECT bloom_might_contain(bloom_add(bloom_from_spark(?1), ?2), ?2)", 1},
     {"SELECT cms_info(?1), cms_add(?1, ?2), cms_add(?1, ?2, ?2)", 0},
     {"SELECT cms_count(?1, ?2)", 0},
     {"SELECT cms_union(?1, ?3), cms_union(?3, ?1), cms_info(?3), cms_count(?3, ?2)", 0},

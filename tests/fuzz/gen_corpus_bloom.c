@@ -27,7 +27,7 @@ size_t bloom_standard_seed_filters(filter *filters) {
     make_filter(&filters[count], "keys_added_max", BLOOM_LAYOUT_STANDARD, 10, 0.01, 10);
     poke(&filters[count++], 40, UINT64_MAX, 8);
     make_filter(&filters[count], "newer_writer_reserved", BLOOM_LAYOUT_STANDARD, 100, 0.01, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 1 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 1 */
     filters[count].bytes[12] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_filter(&filters[count], "standard_min_reader_2", BLOOM_LAYOUT_STANDARD, 100, 0.01, 50);
@@ -47,7 +47,7 @@ size_t bloom_standard_seed_filters(filter *filters) {
         {"bad_magic", 0, 1, 's'},
         {"version_0", 4, 1, 0},
         {"min_reader_0", 5, 1, 0},
-        {"newer_reader", 4, 2, 0x0303},
+        {"newer_reader", 4, 2, 0x0404},
         {"layout_0", 6, 1, 0},
         {"kind_9", 6, 1, 9},
         {"kind_3_bloom_header", 6, 1, COUNTING_KIND},

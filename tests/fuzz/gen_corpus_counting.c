@@ -32,7 +32,7 @@ size_t counting_seed_filters(filter *filters) {
     make_filter(&filters[count], "counting_keys_max", COUNTING_KIND, 10, 0.01, 10);
     poke(&filters[count++], 40, UINT64_MAX, 8);
     make_filter(&filters[count], "counting_newer_writer_reserved", COUNTING_KIND, 100, 0.01, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 2 */
     filters[count].bytes[13] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_filter(&filters[count], "counting_min_reader_1", COUNTING_KIND, 100, 0.01, 50);
@@ -53,7 +53,7 @@ size_t counting_seed_filters(filter *filters) {
         {"counting_n_0", 24, 8, 0},
         {"counting_reserved_13", 13, 1, 1},
         {"counting_reserved_48", 48, 1, 0x80},
-        {"counting_newer_reader", 4, 2, 0x0303},
+        {"counting_newer_reader", 4, 2, 0x0404},
     };
     for (size_t i = 0; i < sizeof counting_broken / sizeof counting_broken[0]; i++) {
         filter *f = &filters[count++];

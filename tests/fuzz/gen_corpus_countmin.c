@@ -68,7 +68,7 @@ size_t countmin_seed_filters(filter *filters) {
            filters[count].size - FILTER_HEADER_BYTES);
     count++;
     make_countmin(&filters[count], "countmin_newer_writer_reserved", 0.1, 0.1, COUNTMIN_PLAIN, 5);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 2 */
     filters[count].bytes[21] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_countmin(&filters[count], "countmin_min_reader_1", 0.1, 0.1, COUNTMIN_PLAIN, 5);
@@ -101,7 +101,7 @@ size_t countmin_seed_filters(filter *filters) {
         {"countmin_reserved_21", 21, 1, 1},
         {"countmin_reserved_23", 23, 1, 0x80},
         {"countmin_reserved_48", 48, 1, 1},
-        {"countmin_newer_reader", 4, 2, 0x0303},
+        {"countmin_newer_reader", 4, 2, 0x0404},
     };
     for (size_t i = 0; i < sizeof countmin_broken / sizeof countmin_broken[0]; i++) {
         filter *f = &filters[count++];

@@ -108,7 +108,7 @@ size_t cuckoo_seed_filters(filter *filters) {
     filters[count].bytes[filters[count].size - 1] |= 0xF0; /* 60 bits of slots in 8 bytes */
     count++;
     make_cuckoo(&filters[count], "cuckoo_newer_writer_reserved", 0, 0, 100, 0.01, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 2 */
     filters[count].bytes[10] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_cuckoo(&filters[count], "cuckoo_min_reader_1", 0, 0, 100, 0.01, 50);
@@ -141,7 +141,7 @@ size_t cuckoo_seed_filters(filter *filters) {
         {"cuckoo_reserved_15", 15, 1, 0x80},
         {"cuckoo_reserved_48", 48, 1, 1},
         {"cuckoo_reserved_63", 63, 1, 0xFF},
-        {"cuckoo_newer_reader", 4, 2, 0x0303},
+        {"cuckoo_newer_reader", 4, 2, 0x0404},
     };
     for (size_t i = 0; i < sizeof cuckoo_broken / sizeof cuckoo_broken[0]; i++) {
         filter *f = &filters[count++];

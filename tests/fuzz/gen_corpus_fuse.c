@@ -84,7 +84,7 @@ size_t fuse_seed_filters(filter *filters) {
     filters[count].bytes[filters[count].size - 1] |= 0x80; /* 12 slots of 3 bits in 5 bytes */
     count++;
     make_fuse(&filters[count], "fuse_newer_writer_reserved", 100, 0.01, 0, 50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 2 */
     filters[count].bytes[11] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_fuse(&filters[count], "fuse_min_reader_1", 100, 0.01, 0, 50);
@@ -118,7 +118,7 @@ size_t fuse_seed_filters(filter *filters) {
         {"fuse_reserved_11", 11, 1, 1},
         {"fuse_reserved_48", 48, 1, 1},
         {"fuse_reserved_63", 63, 1, 0xFF},
-        {"fuse_newer_reader", 4, 2, 0x0303},
+        {"fuse_newer_reader", 4, 2, 0x0404},
         {"fuse_hash_2", 7, 1, 2},
     };
     for (size_t i = 0; i < sizeof fuse_broken / sizeof fuse_broken[0]; i++) {

@@ -78,7 +78,7 @@ size_t parquet_seed_filters(filter *filters) {
     poke(&filters[count++], 16, UINT64_C(0x8000000000000000), 8);
     make_parquet(&filters[count], "parquet_newer_writer_reserved", 100, 0.01, PARQUET_INT64, 0, 0,
                  50);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 2 */
     filters[count].bytes[41] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_parquet(&filters[count], "parquet_min_reader_1", 100, 0.01, PARQUET_INT64, 0, 0, 50);
@@ -118,7 +118,7 @@ size_t parquet_seed_filters(filter *filters) {
         {"parquet_reserved_47", 47, 1, 0x80},
         {"parquet_reserved_48", 48, 1, 1},
         {"parquet_reserved_63", 63, 1, 0xFF},
-        {"parquet_newer_reader", 4, 2, 0x0303},
+        {"parquet_newer_reader", 4, 2, 0x0404},
     };
     for (size_t i = 0; i < sizeof parquet_broken / sizeof parquet_broken[0]; i++) {
         filter *f = &filters[count++];

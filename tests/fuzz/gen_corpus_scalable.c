@@ -145,7 +145,7 @@ size_t scalable_seed_filters(filter *filters) {
     }
     make_scalable(&filters[count], "scalable_newer_writer_reserved", BLOOM_LAYOUT_STANDARD, 10,
                   0.01, 2, 0.8, 5);
-    filters[count].bytes[4] = 3; /* format version 3, readable by version 2 */
+    filters[count].bytes[4] = 4; /* format version 4, readable by version 2 */
     filters[count].bytes[11] = 0xAB;
     filters[count++].bytes[63] = 0xCD;
     make_scalable(&filters[count], "scalable_min_reader_1", BLOOM_LAYOUT_STANDARD, 10, 0.01, 2, 0.8,
@@ -176,12 +176,12 @@ size_t scalable_seed_filters(filter *filters) {
         {"scalable_reserved_11", 11, 1, 1},
         {"scalable_reserved_15", 15, 1, 0x80},
         {"scalable_reserved_48", 48, 1, 1},
-        {"scalable_newer_reader", 4, 2, 0x0303},
+        {"scalable_newer_reader", 4, 2, 0x0404},
         {"scalable_stage_layout_2", 8, 1, 2}, /* the stages are kind 1 */
         {"scalable_stage_bad_magic", 64, 1, 's'},
         {"scalable_stage_k_0", 64 + 8, 4, 0},
         {"scalable_stage_kind_5", 64 + 6, 1, 5},
-        {"scalable_stage_version_3", 64 + 4, 2, 0x0303},
+        {"scalable_stage_version_4", 64 + 4, 2, 0x0404},
         {"scalable_stage_m_huge", 64 + 16, 8, UINT64_C(1) << 63},
         {"scalable_stage_n_5", 64 + 24, 8, 5},
         {"scalable_stage_p_other", 64 + 32, 1, 0}, /* the low byte of the rate's bits */

@@ -17,6 +17,10 @@ open "not in format.md" as above.
 Kind 8 (the binary fuse filter) follows section 4.8 and section 5's table for it, written from
 their words before its author read the extension's fuse code; what they leave open is marked
 "not in format.md" too.
+Kind 9 (Spark's Bloom filter, format version 3) and its key hash 3 follow section 4.9 and section
+5's table for it, and Spark's bytes as 4.9 gives them; its author wrote the extension's code too,
+so this part checks the words against the fixtures Spark's own classes made (tests/golden/spark)
+more than it checks the code independently.
 """
 import math
 import struct
@@ -26,14 +30,14 @@ import xxhash
 
 MAGIC = b"SQBF"                       # section 1
 HEADER = 64                           # section 1: 64-byte header, then the body
-READER_VERSION = 2                    # section 2: the newest format version this reads
+READER_VERSION = 3                    # section 2: the newest format version this reads
 # Section 1, kinds table, with the names bloom_build and bloom_info spell them ('counting' for
 # kind 3 is not in format.md: section 1 names only 'standard' and 'blocked').
 KINDS = {1: "standard", 2: "blocked", 3: "counting", 4: "cuckoo",   # 4.4: layout "cuckoo"
-         5: "scalable", 6: "countmin", 7: "parquet", 8: "fuse"}   # 4.5 to 4.8
-FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2}   # section 1: each kind's
-HASHES = {1: "xxh3-128", 2: "xxh64-parquet"}   # section 1, key hashes table
-KIND_HASH = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 2, 8: 1}   # section 1: each kind's key hash
+         5: "scalable", 6: "countmin", 7: "parquet", 8: "fuse", 9: "spark"}   # 4.5 to 4.9
+FORMAT_VERSION = {1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 3}   # section 1
+HASHES = {1: "xxh3-128", 2: "xxh64-parquet", 3: "murmur3-spark"}   # section 1, key hashes
+KIND_HASH = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 2, 8: 1, 9: 3}   # section 1: each kind's
 SEGMENT = {1: 64, 2: 512, 3: 64}      # sections 4.1-4.3: m is a positive multiple of these
 RESERVED = {                          # sections 4.1-4.3: the reserved header bytes
     1: list(range(12, 16)) + list(range(48, 64)),
@@ -44,6 +48,7 @@ RESERVED = {                          # sections 4.1-4.3: the reserved header by
     6: list(range(21, 24)) + list(range(48, 64)),   # 4.6: d at 16-19, update at 20
     7: list(range(41, 64)),                         # 4.7: the physical type at 40
     8: [11] + list(range(48, 64)),                  # 4.8: f, arity, s at 8, 9, 10
+    9: list(range(45, 64)),                         # 4.9: Spark's version at 44
 }
 COUNTER_BITS = 4                      # section 4.3: the counter width, the only one defined
 COUNTER_MAX = 15                      # section 4.3: a counter at 15 is saturated
@@ -171,6 +176,8 @@ def _parse(blob, length, stages):
         return _parse_parquet(blob, length, fv, mrv, khash)
     if kind == 8:
         return _parse_fuse(blob, length, fv, mrv, khash)
+    if kind == 9:
+        return _parse_spark(blob, length, fv, mrv, khash)
     # Sections 4.1-4.3: the header, the same fields at the same offsets in every kind (kind 3
     # puts its counter width in byte 12, reserved in kinds 1 and 2).
     k, = struct.unpack_from("<I", blob, 8)
@@ -349,6 +356,8 @@ def might_contain(f, value):
         return None  # NULL is never a key (section 3); through SQL it answers NULL
     if f.kind == 7:                           # 4.7: hashed as a value of the filter's type
         return parquet_probe(f, value)
+    if f.kind == 9:                           # 4.9: hashed as Spark hashes it
+        return spark_probe(f, value)
     return probe_hash(f, *key_hash(value))
 
 
@@ -533,6 +542,8 @@ def info(f):
         return _parquet_info(f)
     if f.kind == 8:
         return _fuse_info(f)
+    if f.kind == 9:
+        return _spark_info(f)
     if f.kind == 4:
         return _cuckoo_info(f)
     m, k, body = f.m, f.k, f.body
@@ -657,6 +668,8 @@ def add(f, value):
         return parquet_add(f, value)
     if f.kind == 8:
         raise ValueError("a fuse filter is built once: it has no add (section 4.8)")
+    if f.kind == 9:
+        return spark_add(f, value)
     if f.kind == 4:
         return _cuckoo_add(f, value)
     values = cells(f)
@@ -701,6 +714,8 @@ def union(a, b):
         return _parquet_union(a, b)
     if a.kind == 8:
         raise ValueError("a fuse filter is built once: it has no union (section 4.8)")
+    if a.kind == 9:
+        return _spark_union(a, b)
     if a.kind == 4 and b.kind == 4:
         return _cuckoo_union(a, b)
     if (a.kind, a.key_hash, a.m, a.k) != (b.kind, b.key_hash, b.m, b.k):
@@ -1100,6 +1115,22 @@ class Parquet:
         return self.blob[HEADER:]
 
 
+def _check_known_n_p_and_reserved(blob, fv, kind, n, p):
+    """Sections 4.7 and 4.9: "n and p both 0, or n >= 1 and 0 < p < 1", with the messages of the
+    other kinds' n and p in that order (whether a p of -0.0 is "0" is not in format.md: it
+    equals 0, and is read so here); then the reserved bytes of a format version at most ours."""
+    if not (n == 0 and p == 0):
+        if n < 1:
+            raise FilterError("corrupt filter: capacity n = %d" % n)
+        if not 0 < p < 1:
+            raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
+    if fv <= READER_VERSION:
+        for i in RESERVED[kind]:
+            if blob[i]:
+                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
+                                  % (i, blob[i]))
+
+
 def _parse_parquet(blob, length, fv, mrv, khash):
     """Section 5, kind 7."""
     n, p, keys = struct.unpack_from("<QdQ", blob, 8)
@@ -1116,19 +1147,7 @@ def _parse_parquet(blob, length, fv, mrv, khash):
     if ptype != 7 and type_length:
         raise FilterError("corrupt filter: %s values of %d bytes: only FIXED_LEN_BYTE_ARRAY has "
                           "a length" % (PARQUET_TYPES.get(ptype, "untyped"), type_length))
-    # "n and p both 0, or n >= 1 and 0 < p < 1", with the messages of the other kinds' n and p
-    # in that order. (Whether a p of -0.0 is "0" is not in format.md: it equals 0, and is read
-    # so here.)
-    if not (n == 0 and p == 0):
-        if n < 1:
-            raise FilterError("corrupt filter: capacity n = %d" % n)
-        if not 0 < p < 1:
-            raise FilterError("corrupt filter: p = %s is not between 0 and 1" % _fmt_real(p))
-    if fv <= READER_VERSION:
-        for i in RESERVED[7]:
-            if blob[i]:
-                raise FilterError("corrupt filter: reserved byte %d is 0x%02X, not 0"
-                                  % (i, blob[i]))
+    _check_known_n_p_and_reserved(blob, fv, 7, n, p)
     return Parquet(blob, fv, mrv, 7, khash, n, p, keys, z, type_length, ptype)
 
 
@@ -1546,3 +1565,191 @@ def _fuse_info(f):
         "keys_added": keys, "bits_per_key": 8 * len(f.blob) / keys if keys else None,
         "estimated_fp_rate": 2.0 ** -f.fp_bits if keys else 0.0, "over_capacity": keys > f.n,
     }
+
+
+# ---- Section 4.9: Spark's Bloom filter (kind 9) -------------------------------------------
+
+@dataclass
+class Spark:
+    blob: bytes
+    format_version: int
+    min_reader_version: int
+    kind: int                 # 9
+    key_hash: int             # 3
+    n: int                    # 0: not known
+    p: float                  # 0: not known
+    keys_added: int
+    words: int                # W
+    k: int
+    seed: int                 # Spark's int, signed
+    spark_version: int        # 1 or 2
+
+    @property
+    def body(self):
+        return self.blob[HEADER:]
+
+
+def _signed32(x):
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x & 0x80000000 else x
+
+
+def _parse_spark(blob, length, fv, mrv, khash):
+    """Section 5, kind 9."""
+    n, p, keys, words, k, seed = struct.unpack_from("<QdQIII", blob, 8)
+    version = blob[44]
+    if version not in (1, 2):
+        raise FilterError("corrupt filter: Spark version %d, not 1 or 2" % version)
+    if not 1 <= k <= 2**31 - 1:
+        raise FilterError("corrupt filter: %d hash functions, not 1 to 2147483647"
+                          % _signed32(k))
+    if not 1 <= words <= 2**31 - 1:
+        raise FilterError("corrupt filter: %d words, not 1 to 2147483647" % _signed32(words))
+    if k > 64 * words:
+        raise FilterError("corrupt filter: %d hash functions for %d bits: more than the bits"
+                          % (k, 64 * words))
+    if version == 1 and seed:
+        raise FilterError("corrupt filter: seed %d in version 1, which has none"
+                          % _signed32(seed))
+    if length != HEADER + 8 * words:
+        raise FilterError("corrupt filter: %d words need %d bytes, the BLOB has %d"
+                          % (words, HEADER + 8 * words, length))
+    _check_known_n_p_and_reserved(blob, fv, 9, n, p)
+    return Spark(blob, fv, mrv, 9, khash, n, p, keys, words, k, _signed32(seed), version)
+
+
+def _rotl32(x, r):
+    return ((x << r) | (x >> (32 - r))) & 0xFFFFFFFF
+
+
+def _murmur_block(h, w):
+    """4.9: a block step of the state h with the word w."""
+    w = (_rotl32((w * 0xCC9E2D51) & 0xFFFFFFFF, 15) * 0x1B873593) & 0xFFFFFFFF
+    return (_rotl32(h ^ w, 13) * 5 + 0xE6546B64) & 0xFFFFFFFF
+
+
+def _murmur_final(h, length):
+    h ^= length & 0xFFFFFFFF
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+def spark_hash(data, seed):
+    """4.9: H of a long (int) or of bytes, with seed; a signed 32-bit int."""
+    h = seed & 0xFFFFFFFF
+    if isinstance(data, int):
+        v = data & M64
+        h = _murmur_block(_murmur_block(h, v & 0xFFFFFFFF), v >> 32)
+        return _signed32(_murmur_final(h, 8))
+    whole = len(data) - len(data) % 4
+    for i in range(0, whole, 4):
+        h = _murmur_block(h, struct.unpack_from("<I", data, i)[0])
+    for b in data[whole:]:                    # Spark's tail: each byte sign-extended
+        h = _murmur_block(h, (b - 256 if b >= 128 else b) & 0xFFFFFFFF)
+    return _signed32(_murmur_final(h, len(data)))
+
+
+def spark_key(value):
+    """4.9, keys: a long (int) or bytes (a TEXT's UTF-8 bytes, a BLOB's bytes); KeyRefused for a
+    REAL (a float), which Spark's put takes no double."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise KeyRefused(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    return bytes(value)
+
+
+def spark_positions(version, k, bits, h1, h2):
+    """4.9: the k positions of hashes h1 and h2 (signed ints) among `bits` bits."""
+    out = []
+    if version == 1:
+        for i in range(1, k + 1):
+            c = _signed32(h1 + i * h2)
+            out.append((~c if c < 0 else c) % bits)
+    else:
+        c = h1 * (2**31 - 1)
+        for _ in range(k):
+            c = c + h2
+            c = ((c + 2**63) & M64) - 2**63   # 64-bit two's complement, kept
+            out.append((~c if c < 0 else c) % bits)
+    return out
+
+
+def _spark_key_positions(f, value):
+    key = spark_key(value)
+    h1 = spark_hash(key, f.seed)
+    return spark_positions(f.spark_version, f.k, 64 * f.words, h1, spark_hash(key, h1))
+
+
+def spark_probe(f, value):
+    """4.9, probe: 1 when the k bits are set; KeyRefused for a REAL."""
+    body = f.body
+    return int(all(_bit(body, j) for j in _spark_key_positions(f, value)))
+
+
+def _spark_write(f, body, keys):
+    header = bytearray(f.blob[:HEADER])
+    struct.pack_into("<Q", header, 24, keys)
+    header[4] = header[5] = 3                 # written as this writer writes kind 9
+    for i in RESERVED[9]:
+        header[i] = 0
+    return parse(bytes(header) + bytes(body))
+
+
+def spark_add(f, value):
+    """4.9, add: the k bits set, keys added + 1 (kept at 2^64 - 1)."""
+    body = bytearray(f.body)
+    for j in _spark_key_positions(f, value):
+        body[j // 8] |= 1 << (j % 8)
+    return _spark_write(f, body, min(f.keys_added + 1, M64))
+
+
+def _spark_union(a, b):
+    """4.9, union: the same Spark version, W, k and seed; words ORed, keys summed."""
+    if (a.spark_version, a.words, a.k, a.seed) != (b.spark_version, b.words, b.k, b.seed):
+        raise ValueError("incompatible filters")
+    body = bytes(x | y for x, y in zip(a.body, b.body))
+    return _spark_write(a, body, min(a.keys_added + b.keys_added, M64))
+
+
+def _spark_info(f):
+    """Section 4.9, derived figures."""
+    m = 64 * f.words
+    bits_set = sum(bin(b).count("1") for b in f.body)
+    return {"format_version": f.format_version, "min_reader_version": f.min_reader_version,
+            "layout": KINDS[9], "hash": HASHES[f.key_hash], "spark_version": f.spark_version,
+            "seed": f.seed, "k": f.k, "m": m, "words": f.words, "bytes": len(f.blob),
+            "n": f.n or None, "p": f.p if f.n else None, "keys_added": f.keys_added,
+            "bits_set": bits_set, "fill_ratio": bits_set / m,
+            "estimated_fp_rate": (bits_set / m) ** f.k}
+
+
+def to_spark(f):
+    """4.9, Spark's bytes: big-endian head (version, k, the seed in version 2, W), then each
+    word big-endian."""
+    head = [f.spark_version, f.k] + ([f.seed & 0xFFFFFFFF] if f.spark_version == 2 else []) \
+        + [f.words]
+    out = b"".join(struct.pack(">I", x) for x in head)
+    return out + b"".join(f.body[i:i + 8][::-1] for i in range(0, 8 * f.words, 8))
+
+
+def from_spark(data):
+    """4.9: the filter of Spark's bytes (n, p and keys added 0)."""
+    data = bytes(data)
+    version, k = struct.unpack_from(">ii", data, 0)
+    seed = struct.unpack_from(">I", data, 8)[0] if version == 2 else 0
+    head = 16 if version == 2 else 12
+    words = struct.unpack_from(">i", data, head - 4)[0]
+    if version not in (1, 2) or not 1 <= k <= 64 * words or words < 1 \
+            or len(data) != head + 8 * words:
+        raise FilterError("not Spark's bytes of one filter")
+    header = bytearray(HEADER)
+    header[0:8] = MAGIC + bytes([3, 3, 9, 3])
+    struct.pack_into("<IIIB", header, 32, words, k, seed, version)
+    body = b"".join(data[head + i:head + i + 8][::-1] for i in range(0, 8 * words, 8))
+    return parse(bytes(header) + body)

@@ -553,7 +553,7 @@ class Written(TestCase):
     def test_newer_writer(self):
         """Section 2: a newer format version that this reader may read: reserved bytes are
         then ignored, and a rewrite is written as the kind's own version, reserved bytes 0.
-        A format version at most the reader's (2) must have them 0."""
+        A format version at most the reader's (3) must have them 0."""
         conn = connect()
         keys = [1, "x", b"y"]
         for kind, m in ((1, 192), (2, 512), (3, 192), (4, 10), (5, 0), (6, 0)):
@@ -563,7 +563,7 @@ class Written(TestCase):
                         sqbf.build_sketch(0.5, 0.1, 1, [(k, 1) for k in keys]) if kind == 6 else
                         sqbf.build(kind, m, 7, 20, 0.01, keys, **kw))
             base = make(keys)
-            for fv in range(sqbf.FORMAT_VERSION[kind], 3):
+            for fv in range(sqbf.FORMAT_VERSION[kind], sqbf.READER_VERSION + 1):
                 blob = bytearray(base)
                 blob[4] = fv
                 blob[sqbf.RESERVED[kind][0]] = 0xA5
@@ -571,7 +571,7 @@ class Written(TestCase):
                 self.assertEqual(reader_error(bytes(blob)), err)
                 self.assertEqual(ext_error(lambda: conn.execute(
                     "SELECT bloom_info(?)", (bytes(blob),)).fetchone()), err)
-            for fv in (3, 7, 255):
+            for fv in (4, 7, 255):
                 blob = bytearray(base)
                 blob[4] = fv
                 for i in sqbf.RESERVED[kind]:
@@ -1715,16 +1715,16 @@ class Parquet(TestCase):
 
     def test_newer_writer(self):
         """Section 2 for kind 7: a newer format version's reserved bytes are ignored, and a
-        rewrite writes them 0 and the versions 2; at version 2 they must be 0."""
+        rewrite writes them 0 and the versions 2; at versions 2 and 3 they must be 0."""
         conn = connect()
         base = sqbf.build_parquet(20, 0.01, [1, 2, 3])
-        for fv in (2, 3, 255):
+        for fv in (2, 3, 4, 255):
             blob = bytearray(base)
             blob[4] = fv
             for i in sqbf.RESERVED[7]:
                 blob[i] = 0xA5
             blob = bytes(blob)
-            if fv == 2:
+            if fv <= sqbf.READER_VERSION:
                 err = "corrupt filter: reserved byte 41 is 0xA5, not 0"
                 self.assertEqual(reader_error(blob), err)
                 self.assertEqual(ext_error(lambda: conn.execute("SELECT bloom_info(?)",
@@ -2030,16 +2030,16 @@ class Fuse(TestCase):
 
     def test_newer_writer(self):
         """Section 2 for kind 8: a newer format version's reserved bytes are ignored; at version
-        2 they must be 0."""
+        2 and 3 they must be 0."""
         conn = connect()
         base = fuse_load_golden()
-        for fv in (2, 3, 255):
+        for fv in (2, 3, 4, 255):
             blob = bytearray(base)
             blob[4] = fv
             for i in sqbf.RESERVED[8]:
                 blob[i] = 0xA5
             blob = bytes(blob)
-            if fv == 2:
+            if fv <= sqbf.READER_VERSION:
                 err = "corrupt filter: reserved byte 11 is 0xA5, not 0"
                 self.assertEqual(reader_error(blob), err)
                 self.assertEqual(ext_error(lambda: conn.execute("SELECT bloom_info(?)",
@@ -2290,12 +2290,12 @@ def corruptions(rng):
     out = [b"", b"SQBF", std[:63], b"\x00" * 64,
            b"sQBF" + std[4:], b"SQBf" + std[4:], b"\xff\xfe\xab\xcd" + std[4:]]
     for base in (std, blk, cnt, cko):
-        for fv in (0, 1, 2, 3, 255):
-            for mrv in (0, 1, 2, 3, 255):
+        for fv in (0, 1, 2, 3, 4, 255):
+            for mrv in (0, 1, 2, 3, 4, 255):
                 out.append(base[:4] + bytes([fv, mrv]) + base[6:])
         for kind in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 255):
             out.append(base[:6] + bytes([kind]) + base[7:])
-            out.append(base[:4] + bytes([3, 3, kind]) + base[7:])   # newer: refused first
+            out.append(base[:4] + bytes([4, 4, kind]) + base[7:])   # newer: refused first
         for width in (0, 1, 3, 4, 5, 8, 16, 255):                    # kind 3's counter width
             out.append(base[:12] + bytes([width]) + base[13:])
         for h in (0, 2, 9, 255):
@@ -2353,6 +2353,123 @@ def corruptions(rng):
             b = b[:rng.randrange(len(b) + 1)] if rng.random() < 0.5 else b + b"\x00"
         out.append(bytes(b))
     return out
+
+
+class Spark(TestCase):
+    """Section 4.9 (kind 9, key hash 3): Spark's bytes and answers, made by Spark's own classes
+    (tests/golden/spark/spark_golden.txt), read by this reader alone; the golden fixture
+    spark_v3.hex; filters the extension builds, read here, and the reader's, read there."""
+
+    def spark_golden(self):
+        """The fixture's filters: (name, their bytes, their keys, [(key, Spark's answer)])."""
+        def key(t, v):
+            if t == "L":
+                return int(v)
+            data = b"" if v == "-" else bytes.fromhex(v)
+            return data.decode("utf-8") if t == "S" else data
+
+        def ranged(t, args):
+            if t == "L":
+                start, count, step = int(args[0]), int(args[1]), int(args[2])
+                return [((start + i * step + 2**63) % 2**64) - 2**63 for i in range(count)]
+            if t == "S":
+                return [args[0] + str(int(args[1]) + i) for i in range(int(args[2]))]
+            salt, count = int(args[0]), int(args[1])
+            return [bytes((i * 31 + j * 131 + salt) % 256 for j in range(i % 10))
+                    for i in range(count)]
+
+        filters, cur = [], None
+        path = os.path.join(GOLDEN, "spark", "spark_golden.txt")
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                w = line.split()
+                if not w or w[0].startswith("#"):
+                    continue
+                if w[0] == "filter":
+                    cur = {"name": w[1], "keys": [], "probes": []}
+                elif w[0] == "key":
+                    cur["keys"].append(key(w[1], w[2]))
+                elif w[0] == "keys":
+                    cur["keys"] += ranged(w[1], w[2:])
+                elif w[0] == "bytes":
+                    cur["bytes"] = bytes.fromhex(w[1])
+                elif w[0] == "probe":
+                    cur["probes"].append((key(w[1], w[2]), int(w[3])))
+                elif w[0] == "probes":      # the range's arguments, then Spark's answers
+                    fixed = 2 + (2 if w[1] == "B" else 3)
+                    answers = w[fixed] if len(w) > fixed else ""
+                    keys = ranged(w[1], w[2:fixed])
+                    cur["probes"] += list(zip(keys, (int(a) for a in answers)))
+                elif w[0] == "end":
+                    filters.append(cur)
+        return filters
+
+    def test_spark_golden(self):
+        problems, filters, probes = [], self.spark_golden(), 0
+        self.assertEqual(len(filters), 17)
+        for g in filters:
+            f = sqbf.from_spark(g["bytes"])
+            if sqbf.to_spark(f) != g["bytes"]:
+                problems.append((g["name"], "to_spark(from_spark(bytes))"))
+            empty = bytearray(g["bytes"])
+            head = 12 if f.spark_version == 1 else 16
+            empty[head:] = bytes(len(empty) - head)
+            built = sqbf.from_spark(bytes(empty))
+            for k in g["keys"]:
+                built = sqbf.add(built, k)
+            if sqbf.to_spark(built) != g["bytes"]:
+                problems.append((g["name"], "its keys added to the empty head"))
+            for k, answer in g["probes"]:
+                probes += 1
+                if sqbf.might_contain(f, k) != answer:
+                    problems.append((g["name"], k, answer))
+        STATS["filters"] += len(filters)
+        STATS["probes"] += probes
+        self.assertGreater(probes, 20000)
+        self.no_problems(problems)
+
+    def test_golden_fixture_and_extension(self):
+        with open(os.path.join(GOLDEN, "spark_v3.hex"), encoding="utf-8") as fh:
+            blob = bytes.fromhex("".join("".join(ln for ln in fh if not ln.startswith("#"))
+                                         .split()))
+        f = sqbf.parse(blob)
+        self.assertEqual((f.spark_version, f.k, f.words, f.keys_added), (2, 7, 3, 14))
+        conn = connect()
+        info = json.loads(conn.execute("SELECT bloom_info(?)", (blob,)).fetchone()[0])
+        mine = {k: float("%.15g" % v) if isinstance(v, float) else v   # 15 digits, as 4.9
+                for k, v in sqbf.info(f).items()}
+        self.assertEqual(info, mine)
+        STATS["infos"] += 1
+        self.assertEqual(conn.execute("SELECT bloom_to_spark(?)", (blob,)).fetchone()[0],
+                         sqbf.to_spark(f))
+        # Built by the extension, read here; written here, read by the extension.
+        rng = random.Random(SEED)
+        for version in ("spark", "spark v1"):
+            keys = [rng.randrange(-2**63, 2**63) for _ in range(300)] + \
+                   ["k%d\u00e9" % i for i in range(300)] + \
+                   [bytes(rng.randrange(256) for _ in range(i % 10)) for i in range(300)]
+            conn.execute("DROP TABLE IF EXISTS t")
+            conn.execute("CREATE TABLE t(k)")
+            conn.executemany("INSERT INTO t VALUES (?)", [(k,) for k in keys])
+            theirs = conn.execute("SELECT bloom_build(k, 1000, 0.01, ?) FROM t",
+                                  (version,)).fetchone()[0]
+            mine = sqbf.parse(theirs)
+            empty = sqbf.from_spark(sqbf.to_spark(mine)[:16 if mine.spark_version == 2 else 12]
+                                    + bytes(8 * mine.words))
+            for k in keys:
+                empty = sqbf.add(empty, k)
+            self.assertEqual(sqbf.to_spark(empty), sqbf.to_spark(mine))
+            problems = []
+            for i in range(2000):
+                k = [i, "x%d" % i, struct.pack("<I", i)][i % 3]
+                theirs_answer = conn.execute("SELECT bloom_might_contain(?, ?)",
+                                             (empty.blob, k)).fetchone()[0]
+                if theirs_answer != sqbf.might_contain(mine, k):
+                    problems.append((version, k))
+            STATS["probes"] += 2000
+            self.no_problems(problems)
+        with self.assertRaises(sqbf.KeyRefused):
+            sqbf.might_contain(f, 1.5)
 
 
 class Validation(TestCase):

@@ -499,6 +499,29 @@ static const operation operations[] = {
      "<= 40 AND typeof(k) IN ('integer', 'real')",
      "1:10\n", "SELECT hex(f) FROM disk.cells WHERE id = 6", 0},
 
+    /* The Spark kind (rule 32 (Spark filters)): built with n and sized at the end, in both
+    ** versions, a REAL refused (its message built), Spark's bytes both ways, add, union and
+    ** bloom_info. */
+    {"build, spark, both versions, n and NULL", 0,
+     "SELECT bloom_build(k, 1000, 0.01, 'spark'), bloom_build(k, NULL, 0.01, 'spark v1') FROM keys "
+     "WHERE typeof(k) <> 'real'",
+     "x'5351424603030903", NULL, 0},
+    {"error: build, spark, a REAL", 0,
+     "SELECT bloom_build(k, NULL, 0.01, 'spark') FROM keys ORDER BY typeof(k) = 'real'",
+     "error 1: bloom_build: the key 3.5 is not a value of the filter's type, a long, string or "
+     "byte array (Spark's put takes no double); nothing was added",
+     NULL, 0},
+    {"bloom_to_spark and bloom_from_spark", 0,
+     "SELECT bloom_to_spark(bloom_from_spark(bloom_to_spark(bloom_build(k, 1000, 0.01, 'spark')))) "
+     "FROM keys WHERE typeof(k) <> 'real'",
+     "x'000000020000000700000000", NULL, 0},
+    {"error: bloom_from_spark, a short head", 0, "SELECT bloom_from_spark(x'0000000200000001')",
+     "error 1: bloom_from_spark: not a Spark Bloom filter: 8 bytes end before the head", NULL, 0},
+    {"bloom_add, union and info, spark", 0,
+     "SELECT bloom_add(f, 'a text key'), bloom_union(f, f), bloom_info(f) FROM (SELECT "
+     "bloom_build(k, 100, 0.01, 'spark v1') AS f FROM keys WHERE typeof(k) = 'integer')",
+     "x'5351424603030903", NULL, 0},
+
     /* The binary fuse kind, static (rule 30 (static filters)): built once from all the keys of
     ** its group, kept as they come (their array growing: 4,000 rows of dups grow it three
     ** times), sorted without repeats in a buffer, the filter sized for them and built with three

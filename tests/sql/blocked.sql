@@ -62,14 +62,14 @@ SELECT bloom_union(bloom_build(1, 1000, 0.01), bloom_build(1, 1000, 0.01, 'block
 
 -- Errors.
 SELECT bloom_build(1, 100, 0.01, 'cache');
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'cache'
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got 'cache'
 SELECT bloom_build(1, 100, 0.01, NULL);
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got NULL
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got NULL
 SELECT bloom_build(1, 100, 0.01, 2);
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 2
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got 2
 -- A layout's name as a BLOB is not its name (before 0.2.0 it was taken as one).
 SELECT bloom_build(1, 100, 0.01, CAST('blocked' AS BLOB));
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got a BLOB of 7 bytes
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got a BLOB of 7 bytes
 SELECT bloom_build(k, 100000, 0.01, CASE WHEN typeof(k) = 'text' THEN 'blocked' ELSE 'standard' END) FROM keys;
 -- error: bloom_build: kind must be the same for all rows of a group, got 'blocked' after 'standard'
 -- Every row reads its layout as the first row does: in any case, up to a NUL, bound or not (a

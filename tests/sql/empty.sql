@@ -34,7 +34,7 @@ SELECT bloom_empty(0, 0.01);
 SELECT bloom_empty(10, 1);
 -- error: bloom_empty: p must be between 0 and 1 (exclusive), got 1; p is a fraction: 1 % is 0.01
 SELECT bloom_empty(10, 0.01, 'quotient');
--- error: bloom_empty: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet', got 'quotient'
+-- error: bloom_empty: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark', got 'quotient'
 SELECT bloom_empty(10, 0.6, 'blocked');
 -- error: bloom_empty: the blocked layout needs p <= 0.5, got 0.6
 SELECT bloom_empty(10, 1e-30);

@@ -75,7 +75,7 @@ SELECT sum(bloom_might_contain(bloom_handle(f), k)) FROM built, keys;
 -- A live table: one created for 'fuse' is refused; a fuse filter loaded into another is probed
 -- there, and refuses keys.
 CREATE VIRTUAL TABLE live_fuse USING bloom(kind = 'fuse', n = 100, p = 0.01);
--- error: live_fuse: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 'fuse': a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to add keys where it is stored
+-- error: live_fuse: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet' or 'spark', got 'fuse': a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to add keys where it is stored
 CREATE VIRTUAL TABLE live USING bloom(kind = 'blocked', n = 100, p = 0.01);
 INSERT INTO live(name, filter) SELECT 'shipped', f FROM built;
 SELECT sum((SELECT count(*) FROM live WHERE name = 'shipped' AND key = k)) FROM keys;
@@ -83,7 +83,7 @@ SELECT sum((SELECT count(*) FROM live WHERE name = 'shipped' AND key = k)) FROM 
 SELECT (SELECT filter FROM live WHERE name = 'shipped') = f FROM built;
 -- => 1
 INSERT INTO live(name, key) VALUES ('shipped', 'new');
--- error: live: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to add keys where it is stored
+-- error: live: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to add keys where it is stored
 
 -- A filter's header checked (format.md, section 5): 4 slots a key is not this kind.
 SELECT bloom_might_contain(CAST(substr(f, 1, 9) || x'04' || substr(f, 11) AS BLOB), 1) FROM built;

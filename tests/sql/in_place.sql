@@ -69,9 +69,9 @@ SELECT bloom_add_in_place('filters', 'filter', 6, 'x');
 -- error: bloom_add_in_place: the filter must be a BLOB, got INTEGER in main.filters.filter, rowid 6
 SELECT bloom_add_in_place('filters', 'filter', 5, 'x');
 -- error: bloom_add_in_place: not a Bloom filter: length 5 is shorter than the 64-byte header (main.filters.filter, rowid 5)
-UPDATE filters SET filter = (SELECT CAST(substr(filter, 1, 6) || x'09' || substr(filter, 8) AS BLOB) FROM filters WHERE rowid = 1) WHERE rowid = 5;
+UPDATE filters SET filter = (SELECT CAST(substr(filter, 1, 6) || x'0A' || substr(filter, 8) AS BLOB) FROM filters WHERE rowid = 1) WHERE rowid = 5;
 SELECT bloom_might_contain_in_place('filters', 'filter', 5, 'x');
--- error: bloom_might_contain_in_place: corrupt filter: unknown kind 9 (main.filters.filter, rowid 5)
+-- error: bloom_might_contain_in_place: corrupt filter: unknown kind 10 (main.filters.filter, rowid 5)
 -- A filter one byte short of its length.
 UPDATE filters SET filter = (SELECT substr(filter, 1, length(filter) - 1) FROM filters WHERE rowid = 1) WHERE rowid = 5;
 SELECT bloom_add_in_place('filters', 'filter', 5, 'x');

@@ -21,6 +21,9 @@
 -- kind_keys and kind_absent. Its own rules (the type, 1 and 1.0 as one key, the refusals):
 -- tests/sql/parquet.sql.
 --
+-- A Spark filter ('spark', kind 9; one_type 1) takes Spark's keys, and refuses a REAL (rule 32
+-- (Spark filters)): its keys here are those TEXT keys too. Its own rules: tests/sql/spark.sql.
+--
 -- A binary fuse filter ('fuse', kind 8; static 1) is built once from all its keys (rule 30
 -- (static filters)): it runs the body wherever a statement builds or probes a filter, also in
 -- place, and is refused by the union, the add and the removes, which say to build it again
@@ -30,8 +33,9 @@ CREATE TABLE kinds(name TEXT PRIMARY KEY, one_type INTEGER NOT NULL DEFAULT 0,
 INSERT INTO kinds(name) VALUES ('standard'), ('blocked'), ('counting'), ('cuckoo'), ('scalable'), ('countmin');
 INSERT INTO kinds(name, one_type) VALUES ('parquet', 1);
 INSERT INTO kinds(name, static) VALUES ('fuse', 1);
+INSERT INTO kinds(name, one_type) VALUES ('spark', 1);
 SELECT bloom_build(1, 10, 0.01, 'no such kind');
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'no such kind'
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got 'no such kind'
 -- The count-min sketch's other names, in any case, point to cms_build as its kind's does.
 SELECT bloom_build(1, 10, 0.01, 'countmin');
 -- error: bloom_build: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
@@ -44,7 +48,7 @@ SELECT bloom_empty(10, 0.01, 'cms');
 SELECT bloom_empty(10, 0.01, 'Count-Min');
 -- error: bloom_empty: a 'countmin' filter is not built from n and p: use cms_build(key [, count], epsilon, delta)
 SELECT bloom_build(1, 10, 0.01, 'cms ');
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'cms '
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got 'cms '
 
 -- 2,000 keys of every type, and as many absent ones.
 CREATE TABLE keys(i INTEGER, k);
@@ -83,6 +87,7 @@ GROUP BY name ORDER BY name;
 -- => fuse|2000|2000
 -- => parquet|2000|2000
 -- => scalable|2000|2000
+-- => spark|2000|2000
 -- => standard|2000|2000
 -- (Not 'parquet', whose keys here are all TEXT: tests/sql/parquet.sql finds 1 as 1.0 and 1.0 as
 -- 1 in its INT64 and DOUBLE filters.)
@@ -111,7 +116,7 @@ WHERE typeof(k) = 'integer' GROUP BY name ORDER BY name;
 CREATE TABLE expected_fp(name TEXT PRIMARY KEY, low INTEGER, high INTEGER);
 INSERT INTO expected_fp VALUES ('standard', 3, 41), ('blocked', 3, 41), ('counting', 3, 41),
                                ('cuckoo', 3, 41), ('scalable', 0, 12), ('countmin', 1960, 2000),
-                               ('parquet', 0, 9), ('fuse', 0, 32);
+                               ('parquet', 0, 9), ('fuse', 0, 32), ('spark', 3, 41);
 SELECT name, sum(bloom_might_contain(f, k)) BETWEEN low AND high
 FROM built JOIN expected_fp USING (name) JOIN kind_absent USING (name) GROUP BY name ORDER BY name;
 -- => blocked|1
@@ -121,6 +126,7 @@ FROM built JOIN expected_fp USING (name) JOIN kind_absent USING (name) GROUP BY 
 -- => fuse|1
 -- => parquet|1
 -- => scalable|1
+-- => spark|1
 -- => standard|1
 SELECT json_extract(bloom_info(f), '$.bitset_bytes'),
        round(json_extract(bloom_info(f), '$.estimated_fp_rate'), 5)
@@ -137,6 +143,7 @@ ORDER BY name;
 -- => fuse|0
 -- => parquet|0
 -- => scalable|0
+-- => spark|0
 -- => standard|0
 
 -- Rule 4 (sized at the end): the same bytes as with n the number of distinct keys; a kind that
@@ -148,6 +155,7 @@ FROM built WHERE name NOT IN ('counting', 'cuckoo', 'scalable', 'countmin') ORDE
 -- => blocked|1
 -- => fuse|1
 -- => parquet|1
+-- => spark|1
 -- => standard|1
 SELECT bloom_build(k, NULL, 0.01, 'counting') FROM keys;
 -- error: bloom_build: a 'counting' filter counts every repeat of a key, so it cannot be sized at the end from the distinct keys: give n
@@ -168,6 +176,7 @@ SELECT u.name, u.f = b.f FROM unions AS u JOIN built AS b USING (name) ORDER BY 
 -- => cuckoo|0
 -- => parquet|1
 -- => scalable|1
+-- => spark|1
 -- => standard|1
 -- (A sketch counts the total of its counts, not keys added.)
 SELECT name, (SELECT sum(bloom_might_contain(f, k)) FROM kind_keys WHERE kind_keys.name = unions.name),
@@ -179,6 +188,7 @@ FROM unions ORDER BY name;
 -- => cuckoo|2000|2000|NULL
 -- => parquet|2000|2000|NULL
 -- => scalable|2000|2000|NULL
+-- => spark|2000|2000|NULL
 -- => standard|2000|2000|NULL
 SELECT p0.name, bloom_union(p0.f, p1.f) = (SELECT bloom_union(f) FROM parts
                                           WHERE name = p0.name AND part < 2)
@@ -190,6 +200,7 @@ WHERE p0.name = p1.name AND p0.part = 0 AND p1.part = 1 ORDER BY p0.name;
 -- => cuckoo|1
 -- => parquet|1
 -- => scalable|1
+-- => spark|1
 -- => standard|1
 
 -- Rule 9 (add): the filter of 1,999 keys with the last one added is the filter of all 2,000
@@ -206,6 +217,7 @@ FROM built AS b JOIN but_last AS l USING (name) ORDER BY name;
 -- => cuckoo|1
 -- => parquet|1
 -- => scalable|1
+-- => spark|1
 -- => standard|1
 
 -- Rule 11 (info): the kind's name, the keys added (a sketch: the total of its counts), and
@@ -221,6 +233,7 @@ FROM built ORDER BY name;
 -- => fuse|1|2000|NULL|0
 -- => parquet|1|2000|NULL|NULL
 -- => scalable|1|2000|NULL|NULL
+-- => spark|1|2000|NULL|NULL
 -- => standard|1|2000|NULL|0
 
 -- Rule 8 (validation): the kind byte changed to one no kind has is refused (one kind's filter
@@ -236,10 +249,10 @@ WHERE a.name = 'standard' AND b.name = 'blocked';
 -- A kind that does not merge is refused as such beside another kind, whichever comes first.
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'standard' AND b.name = 'fuse';
--- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with another
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to merge with another
 SELECT bloom_union(a.f, b.f) FROM built AS a, built AS b
 WHERE a.name = 'fuse' AND b.name = 'parquet';
--- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with another
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to merge with another
 
 -- Rule 19 (in place): the keys added one by one where the filter is stored give the bytes
 -- bloom_build gives, and a probe there answers as bloom_might_contain, present or absent. (A
@@ -260,6 +273,7 @@ WHERE NOT static GROUP BY name ORDER BY name;
 -- => cuckoo|2000
 -- => parquet|2000
 -- => scalable|2000
+-- => spark|2000
 -- => standard|2000
 SELECT s.name, s.f = b.f FROM stored AS s JOIN built AS b USING (name) ORDER BY s.name;
 -- => blocked|1
@@ -269,6 +283,7 @@ SELECT s.name, s.f = b.f FROM stored AS s JOIN built AS b USING (name) ORDER BY 
 -- => fuse|1
 -- => parquet|1
 -- => scalable|1
+-- => spark|1
 -- => standard|1
 SELECT s.name, sum(bloom_might_contain_in_place('stored', 'f', s.rowid, k) = bloom_might_contain(s.f, k))
 FROM stored AS s JOIN (SELECT name, k FROM kind_keys UNION ALL SELECT name, k FROM kind_absent) USING (name)
@@ -280,6 +295,7 @@ GROUP BY s.name ORDER BY s.name;
 -- => fuse|4000
 -- => parquet|4000
 -- => scalable|4000
+-- => spark|4000
 -- => standard|4000
 
 -- Rule 20 (remove): the kinds that can, remove; the others say which can.
@@ -319,13 +335,13 @@ SELECT bloom_remove_in_place('stored', 'f', rowid, 'text:key 2') FROM stored WHE
 -- Rule 30 (static filters): a static kind's filter is not added to, removed from or merged,
 -- copied or where it is stored, nor made empty: each says it is built once from all its keys.
 SELECT bloom_add(f, 1) FROM built WHERE name = 'fuse';
--- error: bloom_add: a 'fuse' filter cannot add keys: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to add keys
+-- error: bloom_add: a 'fuse' filter cannot add keys: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to add keys
 SELECT bloom_remove(f, 1) FROM built WHERE name = 'fuse';
 -- error: bloom_remove: a 'fuse' filter cannot remove keys: it is built once from all its keys; build it again, or build a 'counting' or 'cuckoo' filter to remove keys
 SELECT bloom_union(f) FROM built WHERE name = 'fuse';
--- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with another
+-- error: bloom_union: a 'fuse' filter cannot merge with another: it is built once from all its keys; build it from both sets of keys, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to merge with another
 SELECT bloom_add_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'fuse';
--- error: bloom_add_in_place: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or 'parquet' filter to add keys where it is stored
+-- error: bloom_add_in_place: a 'fuse' filter cannot add keys where it is stored: it is built once from all its keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to add keys where it is stored
 SELECT bloom_remove_in_place('stored', 'f', rowid, 1) FROM stored WHERE name = 'fuse';
 -- error: bloom_remove_in_place: a 'fuse' filter cannot remove keys: it is built once from all its keys; build it again, or build a 'counting' or 'cuckoo' filter to remove keys
 SELECT bloom_empty(2000, 0.01, 'fuse');

@@ -249,14 +249,14 @@ CREATE VIRTUAL TABLE e USING bloom(p = 1000, kind = 'cuckoo', n = 0.01);
 CREATE VIRTUAL TABLE e USING bloom(n = 0.01, p = 0.5);
 -- error: e: n must be a whole number >= 1, got 0.01
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, kind = 'quotient');
--- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 'quotient'
+-- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet' or 'spark', got 'quotient'
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, kind = 3);
--- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 3
+-- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet' or 'spark', got 3
 -- The count-min sketch's other names point to its kind's.
 CREATE VIRTUAL TABLE e USING bloom(kind = 'cms', epsilon = 0.01, delta = 0.01);
--- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 'cms'; that kind is named 'countmin'
+-- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet' or 'spark', got 'cms'; that kind is named 'countmin'
 CREATE VIRTUAL TABLE e USING bloom(kind = 'Count-Min', n = 1000, p = 0.01);
--- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin' or 'parquet', got 'Count-Min'; that kind is named 'countmin'
+-- error: e: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet' or 'spark', got 'Count-Min'; that kind is named 'countmin'
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, size = 3);
 -- error: e: unknown argument 'size'; the arguments are kind, n and p, or for kind = 'countmin' epsilon, delta and update
 CREATE VIRTUAL TABLE e USING bloom(n = 1000, p = 0.01, N = 3);

@@ -111,7 +111,7 @@ SELECT bloom_build(k, 10, 0.01, 'parquet ') FROM int32s;
 CREATE VIRTUAL TABLE days USING bloom(kind = 'parquet BOOLEAN', n = 1000, p = 0.01);
 -- error: days: a 'parquet' kind may name a physical type: 'parquet INT32', 'parquet INT64', 'parquet INT96', 'parquet FLOAT', 'parquet DOUBLE', 'parquet BYTE_ARRAY', 'parquet FIXED_LEN_BYTE_ARRAY' or 'parquet FIXED_LEN_BYTE_ARRAY(length)', got 'parquet BOOLEAN'
 SELECT bloom_build(k, 10, 0.01, 'blocked INT32') FROM int32s;
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got 'blocked INT32'
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got 'blocked INT32'
 SELECT bloom_build(k, 100, 0.01, CASE WHEN k = -7 THEN 'parquet INT64' ELSE 'parquet INT32' END)
 FROM int32s WHERE g = 1;
 -- error: bloom_build: kind must be the same for all rows of a group, got 'parquet INT64' after 'parquet INT32'

@@ -25,4 +25,4 @@ SELECT hex(substr(f, 1, 8)), length(f) FROM f;
 SELECT bloom_build(w, 100, 1e-9, @layout) = bloom_build(w, 100, 1e-9, 'blocked'), bloom_build(w, 100, 1e-9, CASE WHEN w = 'hello' THEN 'blocked' ELSE 'BLOCKED' END) = bloom_build(w, 100, 1e-9, 'blocked') FROM words;
 -- => 1|1
 SELECT bloom_build(w, 100, 1e-9, CASE WHEN w = 'hello' THEN 'standard' ELSE '瑳湡慤摲' END) FROM words;
--- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet' or 'fuse', got '瑳湡慤摲'
+-- error: bloom_build: kind must be 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'parquet', 'fuse' or 'spark', got '瑳湡慤摲'

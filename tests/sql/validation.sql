@@ -19,9 +19,9 @@ SELECT bloom_might_contain(CAST('s' || substr(f, 2) AS BLOB), 1) FROM base;
 SELECT bloom_might_contain(zeroblob(100000), 1);
 -- error: bloom_might_contain: not a Bloom filter: magic is x'00000000', not x'53514246' (SQBF)
 
--- Versions: a newer format that this version-2 reader cannot read, and nonsense.
-SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'0303' || substr(f, 7) AS BLOB), 1) FROM base;
--- error: bloom_might_contain: filter format version 3 needs a reader of version 3 or later; this one reads version 2
+-- Versions: a newer format that this version-3 reader cannot read, and nonsense.
+SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'0404' || substr(f, 7) AS BLOB), 1) FROM base;
+-- error: bloom_might_contain: filter format version 4 needs a reader of version 4 or later; this one reads version 3
 -- A Bloom filter that says version 2 reads as the version 1 it is.
 SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'0202' || substr(f, 7) AS BLOB), 1) FROM base;
 -- => 1
@@ -30,15 +30,15 @@ SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'00' || substr(f, 6) AS BLOB
 SELECT bloom_might_contain(CAST(substr(f, 1, 5) || x'00' || substr(f, 7) AS BLOB), 1) FROM base;
 -- error: bloom_might_contain: corrupt filter: format version 1 with minimum reader version 0
 -- A newer writer that declares older readers able to read it may use the reserved bytes.
-SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'03' || substr(f, 6, 44) || x'AA' || substr(f, 51) AS BLOB), 1) FROM base;
+SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'04' || substr(f, 6, 44) || x'AA' || substr(f, 51) AS BLOB), 1) FROM base;
 -- => 1
--- But not a writer of version 2, which this reader is: they are 0 there.
-SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'02' || substr(f, 6, 44) || x'AA' || substr(f, 51) AS BLOB), 1) FROM base;
+-- But not a writer of version 3, which this reader is: they are 0 there.
+SELECT bloom_might_contain(CAST(substr(f, 1, 4) || x'03' || substr(f, 6, 44) || x'AA' || substr(f, 51) AS BLOB), 1) FROM base;
 -- error: bloom_might_contain: corrupt filter: reserved byte 49 is 0xAA, not 0
 
 -- Unknown layout or hash.
-SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'09' || substr(f, 8) AS BLOB), 1) FROM base;
--- error: bloom_might_contain: corrupt filter: unknown kind 9
+SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'0A' || substr(f, 8) AS BLOB), 1) FROM base;
+-- error: bloom_might_contain: corrupt filter: unknown kind 10
 -- A counting filter (3) is of format version 2: a BLOB that says version 1 is refused, not
 -- misread.
 SELECT bloom_might_contain(CAST(substr(f, 1, 6) || x'03' || substr(f, 8) AS BLOB), 1) FROM base;

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
                     "10000) SELECT sum(bloom_might_contain((SELECT bloom_build(i, 10000, 0.01) "
                     "FROM s), i)) FROM s",
                     "10000");
-        check_value(db, "SELECT count(*) FROM pragma_function_list WHERE name LIKE 'bloom%'", "34");
+        check_value(db, "SELECT count(*) FROM pragma_function_list WHERE name LIKE 'bloom%'", "38");
         check_value(db,
                     "SELECT json_extract(bloom_info(bloom_build(1, 10, 0.01, 'blocked')), "
                     "'$.layout')",

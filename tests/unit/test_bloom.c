@@ -214,10 +214,10 @@ void test_bloom_validation(void) {
     newer[4] = 2;
     newer[12] = 0xAA;
     expect_invalid(newer, sizeof newer, "corrupt filter: reserved byte 12 is 0xAA, not 0");
-    newer[4] = 3;
+    newer[4] = 4;
     newer[63] = 0x55;
     CHECK(open_bloom(newer, sizeof newer, &view, &back, why) == FILTER_OK);
-    CHECK_U64(view.version, 3);
+    CHECK_U64(view.version, 4);
     CHECK_U64(back.k, 7);
 }
 

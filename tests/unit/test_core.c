@@ -114,6 +114,13 @@ int main(int argc, char **argv) {
     test_parquet_merge();
     test_parquet_from_bitset();
     test_parquet_vector_code();
+    test_spark_kind();
+    test_spark_shared_vectors(golden_dir);
+    test_spark_sizing();
+    test_spark_bytes();
+    test_spark_validation();
+    test_spark_io();
+    test_spark_merge();
 
     test_parquet_locate();
     test_parquet_footer_scan();

@@ -16,7 +16,7 @@ const kind_recipe counting_recipe = {.kind = &counting_kind,
 /* docs/format.md section 1: kind 3, of format version 2, the newest this reads. */
 void test_counting_kind(void) {
     CHECK(filter_kind_by_id(COUNTING_KIND) == &counting_kind);
-    CHECK(counting_kind.format_version == 2 && FILTER_FORMAT_VERSION == 2);
+    CHECK(counting_kind.format_version == 2 && FILTER_FORMAT_VERSION == 3);
     CHECK_STR(counting_kind.name, "counting");
 }
 
@@ -419,13 +419,13 @@ void test_counting_validation(void) {
     check_invalid(valid, 96, 5, 3,
                   "corrupt filter: format version 2 with minimum reader version 3");
     expect_invalid_at(
-        valid, 96, 4, 0x0303, 2,
-        "filter format version 3 needs a reader of version 3 or later; this one reads "
-        "version 2");
-    /* A newer writer (version 3, readable by version 2) owns the reserved bytes, not the
+        valid, 96, 4, 0x0404, 2,
+        "filter format version 4 needs a reader of version 4 or later; this one reads "
+        "version 3");
+    /* A newer writer (version 4, readable by version 3) owns the reserved bytes, not the
     ** counter width. */
     memcpy(blob, valid, 96);
-    blob[4] = 3;
+    blob[4] = 4;
     blob[13] = blob[15] = blob[48] = blob[63] = 0xA5;
     CHECK(filter_open(blob, 96, &view, why) == FILTER_OK);
     blob[12] = 8;

@@ -403,7 +403,7 @@ void test_countmin_validation(void) {
                       "corrupt filter: total 18446744073709551615 is more than "
                       "9223372036854775807");
     /* A newer writer owns the reserved bytes; 64 rows of one counter are a sketch. */
-    blob[4] = 3;
+    blob[4] = 4;
     blob[23] = blob[63] = 0xA5;
     CHECK(filter_open(blob, bytes, &view, why) == FILTER_OK);
     uint8_t deep[64 + 8 * 64];

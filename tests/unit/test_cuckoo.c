@@ -299,13 +299,13 @@ void test_cuckoo_validation(void) {
         "corrupt filter: kind 4 is of format version 2, read by readers of version 2 and later, "
         "not 1");
     expect_invalid_at(
-        valid, 114, 4, 0x0303, 2,
-        "filter format version 3 needs a reader of version 3 or later; this one reads "
-        "version 2");
-    /* A newer writer (version 3, readable by version 2) owns the reserved bytes, not f or the
+        valid, 114, 4, 0x0404, 2,
+        "filter format version 4 needs a reader of version 4 or later; this one reads "
+        "version 3");
+    /* A newer writer (version 4, readable by version 3) owns the reserved bytes, not f or the
     ** slots per bucket; a copy writes them 0 again, as version 2. */
     memcpy(blob, valid, 114);
-    blob[4] = 3;
+    blob[4] = 4;
     blob[10] = blob[15] = blob[48] = blob[63] = 0xA5;
     CHECK(filter_open(blob, 114, &view, why) == FILTER_OK);
     uint8_t copy[128];

@@ -34,23 +34,23 @@ void test_prelude_validation(void) {
     check_invalid(valid, 88, 4, 0,
                   "corrupt filter: format version 0 with minimum reader version 1");
     check_invalid(valid, 88, 6, 255, "corrupt filter: unknown kind 255");
-    check_invalid(valid, 88, 6, 9, "corrupt filter: unknown kind 9");
+    check_invalid(valid, 88, 6, 10, "corrupt filter: unknown kind 10");
     check_invalid(valid, 88, 6, 0, "corrupt filter: unknown kind 0");
     check_invalid(valid, 88, 7, 0, "corrupt filter: unknown hash 0");
     expect_invalid_at(
-        valid, 88, 4, 0x0303, 2,
-        "filter format version 3 needs a reader of version 3 or later; this one reads "
-        "version 2");
+        valid, 88, 4, 0x0404, 2,
+        "filter format version 4 needs a reader of version 4 or later; this one reads "
+        "version 3");
     /* A kind added by a later format version is written with that version as its minimum
     ** reader version: this reader refuses it as newer before looking at the kind. */
     uint8_t newer_format[88];
     memcpy(newer_format, valid, sizeof newer_format);
-    newer_format[4] = newer_format[5] = 3;
-    newer_format[6] = 9;
+    newer_format[4] = newer_format[5] = 4;
+    newer_format[6] = 10;
     newer_format[8] = 0xEE;
     expect_invalid(newer_format, sizeof newer_format,
-                   "filter format version 3 needs a reader of version 3 or later; this one reads "
-                   "version 2");
+                   "filter format version 4 needs a reader of version 4 or later; this one reads "
+                   "version 3");
 }
 
 /* The helpers of every kind: the range of a rate, and counts of keys kept at 2^64 - 1. */
@@ -340,23 +340,24 @@ void test_kind_refusal(void) {
     } refusals[] = {
         {FILTER_ADDS, "a 'test' filter cannot add keys: it is built once from all its keys; build "
                       "it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', "
-                      "'scalable' or 'parquet' filter to add keys"},
+                      "'scalable', 'parquet' or 'spark' filter to add keys"},
         {FILTER_ADDS_IN_PLACE,
          "a 'test' filter cannot add keys where it is stored: it is built once from all its keys; "
-         "build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable' or "
-         "'parquet' filter to add keys where it is stored"},
+         "build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', "
+         "'parquet' or 'spark' filter to add keys where it is stored"},
         {FILTER_REMOVES, "a 'test' filter cannot remove keys: it is built once from all its keys; "
                          "build it again, or build a 'counting' or 'cuckoo' filter to remove keys"},
-        {FILTER_MERGES, "a 'test' filter cannot merge with another: it is built once from all its "
-                        "keys; build it from both sets of keys, or build a 'standard', 'blocked', "
-                        "'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with "
-                        "another"},
+        {FILTER_MERGES,
+         "a 'test' filter cannot merge with another: it is built once from all its "
+         "keys; build it from both sets of keys, or build a 'standard', 'blocked', "
+         "'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to merge with "
+         "another"},
         {FILTER_GROWS, "a 'test' filter cannot grow: it is built once from all its keys; build it "
                        "again, or build a 'scalable' filter to grow"},
         {FILTER_PROBES_IN_PLACE,
          "a 'test' filter cannot be probed where it is stored: it is built once from all its "
          "keys; build it again, or build a 'standard', 'blocked', 'counting', 'cuckoo', "
-         "'scalable', 'parquet' or 'fuse' filter to be probed where it is stored"},
+         "'scalable', 'parquet', 'fuse' or 'spark' filter to be probed where it is stored"},
     };
     char why[FILTER_WHY_MAX];
     filter_kind_refusal(&bloom_standard_kind, FILTER_REMOVES, why);
@@ -452,9 +453,10 @@ void test_compatible_needs_merge(void) {
         CHECK(filter_compatible(&a, &b, why) == FILTER_INVALID && compatible_calls == 0);
         filter_kind_refusal(&unable, FILTER_MERGES, refusal);
         CHECK_STR(why, refusal);
-        CHECK_STR(why, "a 'test' filter cannot merge with another; build a 'standard', 'blocked', "
-                       "'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with "
-                       "another");
+        CHECK_STR(why,
+                  "a 'test' filter cannot merge with another; build a 'standard', 'blocked', "
+                  "'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to merge with "
+                  "another");
     }
     filter_view a = {&kind, 1, 1, KEY_HASH_XXH3_128, NULL, 0}, b = a;
     compatible_calls = 0;
@@ -596,9 +598,9 @@ void test_kind_operations(const char *golden_dir) {
     }
     for (size_t a = 0; a < count; a++) {
         view = views[a];
-        view.hash = 3; /* no such hash yet: a view made by hand */
+        view.hash = 4; /* no such hash yet: a view made by hand */
         CHECK(filter_compatible(&views[a], &view, why) == FILTER_INVALID);
-        snprintf(message, sizeof message, "incompatible filters: hash %u and hash 3",
+        snprintf(message, sizeof message, "incompatible filters: hash %u and hash 4",
                  views[a].hash);
         CHECK_STR(why, message);
     }

@@ -33,7 +33,7 @@ void test_fuse_kind(void) {
     filter_kind_refusal(&fuse_kind, FILTER_MERGES, why);
     CHECK_STR(why, "a 'fuse' filter cannot merge with another: it is built once from all its "
                    "keys; build it from both sets of keys, or build a 'standard', 'blocked', "
-                   "'counting', 'cuckoo', 'scalable' or 'parquet' filter to merge with "
+                   "'counting', 'cuckoo', 'scalable', 'parquet' or 'spark' filter to merge with "
                    "another");
 }
 

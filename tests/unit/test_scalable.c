@@ -471,7 +471,7 @@ void test_scalable_validation(void) {
     blob[16] = 3;
     /* A newer writer that this reader may read owns the reserved bytes. */
     memcpy(other, blob, 304);
-    other[4] = 3;
+    other[4] = 4;
     other[11] = other[15] = other[48] = other[63] = 0xA5;
     CHECK(filter_open(other, 304, &view, why) == FILTER_OK);
     other[4] = 2;
@@ -504,9 +504,9 @@ void test_scalable_validation(void) {
     expect_invalid_at(blob, 304, 64, 's', 1,
                       "corrupt filter: stage 0: not a Bloom filter: magic is x'73514246', not "
                       "x'53514246' (SQBF)");
-    expect_invalid_at(blob, 304, 64 + 4, 0x0303, 2,
-                      "corrupt filter: stage 0: filter format version 3 needs a reader of "
-                      "version 3 or later; this one reads version 2");
+    expect_invalid_at(blob, 304, 64 + 4, 0x0404, 2,
+                      "corrupt filter: stage 0: filter format version 4 needs a reader of "
+                      "version 4 or later; this one reads version 3");
     /* A stage's kind and hash are compared with the filter's before its header is checked. */
     expect_invalid_at(blob, 304, 64 + 6, 3, 1,
                       "corrupt filter: stage 0 is of kind 3 and hash 1, not 1 and 1");
@@ -530,7 +530,7 @@ void test_scalable_validation(void) {
     /* A stage of a newer format version this reader may read: its reserved bytes are its
     ** writer's, and it is a stage like another. */
     memcpy(other, blob, 304);
-    other[136 + 4] = 3;
+    other[136 + 4] = 4;
     other[136 + 50] = 0x77;
     CHECK(filter_open(other, 304, &view, why) == FILTER_OK);
     /* A stage of the other layout: a blocked filter of 512 bits fits where stage 0 is. */

@@ -293,6 +293,15 @@ void test_countmin_validation(void);
 void test_countmin_merge(void);
 void test_countmin_format_vectors(const char *format_path);
 
+/* test_spark.c */
+void test_spark_kind(void);
+void test_spark_shared_vectors(const char *golden_dir);
+void test_spark_sizing(void);
+void test_spark_bytes(void);
+void test_spark_validation(void);
+void test_spark_io(void);
+void test_spark_merge(void);
+
 /* test_parquet_footer.c */
 void test_parquet_locate(void);
 void test_parquet_footer_scan(void);

@@ -13,9 +13,9 @@ export type FilterKey = string | number | bigint | Uint8Array | ArrayBuffer | nu
 export interface FilterInfo {
   format_version: number;
   min_reader_version: number;
-  /** The kind: 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet' or 'fuse'. */
+  /** The kind: 'standard', 'blocked', 'counting', 'cuckoo', 'scalable', 'countmin', 'parquet', 'fuse' or 'spark'. */
   layout: string;
-  /** The key hash: 'xxh3-128', or 'xxh64-parquet' for a 'parquet' filter. */
+  /** The key hash: 'xxh3-128', 'xxh64-parquet' for a 'parquet' filter, or 'murmur3-spark' for a 'spark' filter. */
   hash: string;
   /** The size of the filter in bytes. */
   bytes: number;
