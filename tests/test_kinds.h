@@ -44,6 +44,10 @@ typedef struct test_kind {
     int held_to_floors;       /* 1: a kind whose probe and build have goals against the floors
                               ** of the benchmark (a Bloom filter of another system's: Spark's),
                               ** which sets it beside the layouts of a Bloom filter */
+    const char *own_floor;    /* of a kind whose format fixes another hash than XXH3: the
+                              ** benchmark's floor and hashagg that hash as it must (NULL: floor
+                              ** and hashagg) */
+    const char *own_hashagg;
     /* An empty filter of it for n keys at p, through the core, as bloom_build writes it (a
     ** sketch: a conservative one of epsilon p / 10 and delta p, as cms_build writes it); from
     ** calloc, NULL if it cannot be made; its length into *bytes. */
@@ -258,6 +262,8 @@ static const test_kind test_kinds[] = {
                         .rate = RATE_NEAR_P,
                         .k_field = "k",
                         .held_to_floors = 1,
+                        .own_floor = "floor_spark",
+                        .own_hashagg = "hashagg_spark",
                         .make_empty = test_empty_spark},
 };
 _Static_assert(sizeof test_kinds / sizeof test_kinds[0] == FILTER_KIND_COUNT,

@@ -49,6 +49,24 @@ static uint64_t floor_hash_parquet(sqlite3_value *key) {
     return XXH64(bytes, (size_t)sqlite3_value_bytes(key), 0);
 }
 
+/* floor_hash by Spark's two passes of its Murmur3_x86_32 (h1 with seed 0, h2 with seed h1:
+** key_hash_spark_long, key_hash_spark_bytes), the hash Spark fixes for its filters: the two
+** 32-bit halves of the result. */
+static uint64_t floor_hash_spark(sqlite3_value *key) {
+    uint32_t h1, h2;
+    if (sqlite3_value_type(key) == SQLITE_INTEGER) {
+        sqlite3_int64 v = sqlite3_value_int64(key);
+        h1 = key_hash_spark_long(v, 0);
+        h2 = key_hash_spark_long(v, h1);
+    } else {
+        const void *bytes = sqlite3_value_blob(key);
+        size_t length = (size_t)sqlite3_value_bytes(key);
+        h1 = key_hash_spark_bytes(bytes, length, 0);
+        h2 = key_hash_spark_bytes(bytes, length, h1);
+    }
+    return (uint64_t)h1 | (uint64_t)h2 << 32;
+}
+
 /* One byte of the filter argv[0], picked by h, as a result. */
 static void floor_touch(sqlite3_context *ctx, sqlite3_value **argv, uint64_t h) {
     const unsigned char *filter = sqlite3_value_blob(argv[0]);
@@ -70,16 +88,35 @@ static void floor_xxh64_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
     floor_touch(ctx, argv, floor_hash_parquet(argv[1]));
 }
 
-/* hashagg(key, n, p): the floor of a build (the least an aggregate can do): reads its three
-** arguments and hashes each key by XXH3-64 (floor_hash) into a sum it returns. */
-static void hashagg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+/* floor_spark(filter, key): floor with the key hashed as Spark hashes it (floor_hash_spark). */
+static void floor_spark_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
+    floor_touch(ctx, argv, floor_hash_spark(argv[1]));
+}
+
+/* The step of hashagg: reads the three arguments and adds the key's hash by hash to the sum. */
+static void hashagg_add(sqlite3_context *ctx, sqlite3_value **argv,
+                        uint64_t (*hash)(sqlite3_value *)) {
     uint64_t *sum = sqlite3_aggregate_context(ctx, sizeof *sum);
     sqlite3_int64 n = sqlite3_value_int64(argv[1]);
     double p = sqlite3_value_double(argv[2]);
     if (sum != NULL && n > 0 && p > 0) {
-        *sum += floor_hash(argv[0]);
+        *sum += hash(argv[0]);
     }
+}
+
+/* hashagg(key, n, p): the floor of a build (the least an aggregate can do): reads its three
+** arguments and hashes each key by XXH3-64 (floor_hash) into a sum it returns. */
+static void hashagg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    hashagg_add(ctx, argv, floor_hash);
+}
+
+/* hashagg_spark(key, n, p): hashagg with the keys hashed as Spark hashes them (floor_hash_spark).
+ */
+static void hashagg_spark_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    hashagg_add(ctx, argv, floor_hash_spark);
 }
 
 static void hashagg_final(sqlite3_context *ctx) {
@@ -143,8 +180,13 @@ int main(int argc, char **argv) {
         sqlite3_create_function(b.db, "floor_xxh64", 2,
                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                                 floor_xxh64_func, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(b.db, "floor_spark", 2,
+                                SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+                                floor_spark_func, NULL, NULL) != SQLITE_OK ||
         sqlite3_create_function(b.db, "hashagg", 3, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL, NULL,
-                                hashagg_step, hashagg_final) != SQLITE_OK) {
+                                hashagg_step, hashagg_final) != SQLITE_OK ||
+        sqlite3_create_function(b.db, "hashagg_spark", 3, SQLITE_UTF8 | SQLITE_INNOCUOUS, NULL,
+                                NULL, hashagg_spark_step, hashagg_final) != SQLITE_OK) {
         fprintf(stderr, "bloom_bench: cannot start: %s\n", err ? err : sqlite3_errmsg(b.db));
         return 2;
     }

@@ -58,6 +58,27 @@ static void table_build_bound(bench *b) {
     }
 }
 
+/* 2, continued: the build of each kind whose format fixes another hash than XXH3 (its
+** own_hashagg, tests/test_kinds.h), n given, against the hashagg that hashes as it must. */
+static void table_build_own_floor(bench *b, const filter_kind **kinds, int kind_count) {
+    for (int k = 0; k < kind_count; k++) {
+        const char *own = test_kind_of(kinds[k])->own_hashagg;
+        if (own == NULL) {
+            continue;
+        }
+        query queries[2] = {{own, format("SELECT %s(x, 1000000, 0.01) FROM keys", own), NULL, 0},
+                            {kinds[k]->name, build_floor_query(kinds[k], 0), NULL, 0}};
+        double medians[2];
+        time_in_turns(b, queries, 2, medians);
+        printf("\n`%s` hashes each key as the '%s' kind must: %.1f ns/row; `%s`, %.1f ns/row, is "
+               "%.2f times it.\n",
+               own, kinds[k]->name, medians[0] * 1e9 / 1e6, queries[1].sql, medians[1] * 1e9 / 1e6,
+               medians[1] / medians[0]);
+        sqlite3_free(queries[0].sql);
+        sqlite3_free(queries[1].sql);
+    }
+}
+
 /* 2. The build against count(x) and hashagg: each layout of a Bloom filter and each kind built
 ** whole, n given, then sized at the end, against the first kind's build of the same n; then
 ** every kind's build with its parameters as literals and bound (table_build_bound). */
@@ -101,5 +122,6 @@ void table_build(bench *b) {
     for (int i = 2; i < count; i++) {
         sqlite3_free(queries[i].sql);
     }
+    table_build_own_floor(b, kinds, kind_count);
     table_build_bound(b);
 }
