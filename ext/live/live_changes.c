@@ -150,6 +150,17 @@ static int live_grow(live_table *t, live_filter *f) {
     return f->view.kind->grow_io(&before, &io) == FILTER_OK ? SQLITE_OK : live_io_error(t);
 }
 
+/* SQLITE_ERROR with message (from sqlite3_malloc) as the table's error; SQLITE_NOMEM when it is
+** NULL. (SQLITE_FULL, for a full filter, would end the transaction: a full disk's code.) */
+static int live_message_error(live_table *t, char *message) {
+    if (message == NULL) {
+        return SQLITE_NOMEM;
+    }
+    sqlite3_free(t->base.zErrMsg);
+    t->base.zErrMsg = message;
+    return SQLITE_ERROR;
+}
+
 /* Adds the key of hash (count times, to a kind that counts) to f, growing a filter that grows; key,
  *the
  ** value, for the message of a key f refuses (NULL in a batch: a kind that refuses keys does not
@@ -192,18 +203,17 @@ static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_v
     }
     if (status == FILTER_FULL || status == FILTER_REFUSED) {
         char type[FILTER_TYPE_TEXT_MAX];
-        char *message =
-            status == FILTER_FULL
-                ? sql_full_message(t->name, "the key", f->view.kind)
-                : sql_refused_message(t->name, key, f->view.kind->value_type(&f->view, type));
-        if (message == NULL) {
-            return SQLITE_NOMEM;
-        }
-        sqlite3_free(t->base.zErrMsg);
-        t->base.zErrMsg = message;
-        return SQLITE_ERROR; /* (SQLITE_FULL would end the transaction: a full disk's code) */
+        return live_message_error(
+            t, status == FILTER_FULL
+                   ? sql_full_message(t->name, "the key", f->view.kind)
+                   : sql_refused_message(t->name, key, f->view.kind->value_type(&f->view, type)));
     }
     return SQLITE_OK;
+}
+
+/* The error of a key that a filter of type cannot take. */
+static int live_refused(live_table *t, sqlite3_value *key, const char *type) {
+    return live_message_error(t, sql_refused_message(t->name, key, type));
 }
 
 /* Adds the keys waiting in the batch to their filter, their lines asked for first. A failure
@@ -435,19 +445,28 @@ int live_insert(live_table *t, sqlite3_value **argv, sqlite3_int64 *rowid) {
         }
         rc = live_load(t, name, filter, &f);
     } else {
-        /* The count is checked by the filter's kind before a filter is made of the name. */
+        /* The count, and a key the kind refuses whatever the filter (a REAL in a 'spark'
+        ** one), are checked before a filter is made of the name: an error leaves none. */
         f = live_store_find(t->store, name);
         const filter_kind *kind = f != NULL ? f->view.kind : live_store_template_kind(t->store);
+        int has_key = sqlite3_value_type(key) != SQLITE_NULL;
+        if (has_key && sql_key_value_of(key, &key_read) != SQL_KEY_READ) {
+            return SQLITE_NOMEM;
+        }
         if ((rc = live_read_count(t, kind, count_value, &count)) == SQLITE_OK && f == NULL) {
+            char type[FILTER_TYPE_TEXT_MAX];
+            const char *refused =
+                has_key ? live_store_template_refusal(t->store, &key_read, type) : NULL;
+            if (refused != NULL) {
+                return live_refused(t, key, refused);
+            }
             rc = live_filter_new(t, name, &f);
         }
-        if (rc == SQLITE_OK && sqlite3_value_type(key) != SQLITE_NULL) {
+        if (rc == SQLITE_OK && has_key) {
             if (!filter_kind_can(f->view.kind, FILTER_ADDS_IN_PLACE)) {
                 return live_refusal(t, f->view.kind, FILTER_ADDS_IN_PLACE);
             }
-            rc = sql_key_value_of(key, &key_read) == SQL_KEY_READ
-                     ? live_add(t, f, key, &key_read, count)
-                     : SQLITE_NOMEM;
+            rc = live_add(t, f, key, &key_read, count);
         }
     }
     *rowid = f != NULL ? f->id : 0;

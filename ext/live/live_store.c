@@ -494,6 +494,18 @@ static int live_store_insert(live_store *s, const char *name, const uint8_t *hea
     return rc;
 }
 
+const char *live_store_template_refusal(const live_store *s, const key_value *key, char *type) {
+    filter_view view;
+    char why[FILTER_WHY_MAX];
+    if (s->template.head_bytes == 0 ||
+        filter_open_header(s->template.head, s->template.bytes, &view, why) != FILTER_OK ||
+        view.kind->probe_advice == NULL ||
+        view.kind->probe_advice(&view, filter_hash_key(&view, key)) == NULL) {
+        return NULL;
+    }
+    return view.kind->value_type(&view, type);
+}
+
 int live_store_add_empty(live_store *s, const char *name, live_filter **out) {
     int rc = live_store_insert(s, name, s->template.head, s->template.bytes, out);
     if (rc != SQLITE_OK || s->template.head_bytes == FILTER_HEADER_BYTES) {

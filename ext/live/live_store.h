@@ -98,6 +98,11 @@ int live_store_has_template(const live_store *s);
 /* The kind of the table's new filters (its template's), NULL when it has no template. */
 const filter_kind *live_store_template_kind(const live_store *s);
 
+/* Whether a new filter made from the template would refuse key, the kind's probe_advice saying
+** so of its hash (a REAL in a 'spark' filter), so that it need not be made: then the kind's
+** value_type of it (in type, FILTER_TYPE_TEXT_MAX bytes, or a constant), else NULL. */
+const char *live_store_template_refusal(const live_store *s, const key_value *key, char *type);
+
 /* Makes a filter called name from the template, into *out. */
 int live_store_add_empty(live_store *s, const char *name, live_filter **out);
 

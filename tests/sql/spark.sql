@@ -119,6 +119,18 @@ SELECT count(*) FROM keys WHERE EXISTS (SELECT 1 FROM live WHERE name = 'a' AND 
 -- => 1000
 INSERT INTO live(name, key) VALUES ('a', 1.5);
 -- error: live: the key 1.5 is not a value of the filter's type, a long, string or byte array (Spark's put takes no double); nothing was added
+-- A REAL for a filter of a new name makes no filter, also inside a transaction, where the
+-- failed statement does not end it (fuzz_live found one made: regressions/live-refused-key-makes-no-filter).
+BEGIN;
+INSERT INTO live(name, key) VALUES ('b', 2.5);
+-- error: live: the key 2.5 is not a value of the filter's type, a long, string or byte array (Spark's put takes no double); nothing was added
+INSERT INTO live(key) VALUES (2.5);
+-- error: live: the key 2.5 is not a value of the filter's type, a long, string or byte array (Spark's put takes no double); nothing was added
+SELECT group_concat(quote(name)) FROM live;
+-- => 'a'
+COMMIT;
+SELECT group_concat(quote(name)) FROM live;
+-- => 'a'
 CREATE VIRTUAL TABLE live1 USING bloom(kind = 'spark v1', n = 1000, p = 0.01);
 INSERT INTO live1(name, key) SELECT 'a', k FROM keys;
 SELECT (SELECT filter FROM live1 WHERE name = 'a') = v1 FROM built;
