@@ -161,10 +161,9 @@ static int live_message_error(live_table *t, char *message) {
     return SQLITE_ERROR;
 }
 
-/* Adds the key of hash (count times, to a kind that counts) to f, growing a filter that grows; key,
- *the
- ** value, for the message of a key f refuses (NULL in a batch: a kind that refuses keys does not
- ** batch). */
+/* Adds the key of hash (count times, to a kind that counts) to f, growing a filter that grows;
+** key, the value, for the message of a key f refuses (NULL in a batch: a kind that refuses keys
+** does not batch). */
 static int live_add_hash(live_table *t, live_filter *f, key_hash hash, sqlite3_value *key,
                          uint64_t count) {
     filter_io io = live_filter_io(f);
