@@ -28,15 +28,7 @@ _Static_assert((int)PARQUET_WHY_MAX == (int)FILTER_WHY_MAX, "one buffer holds ei
 static void bloom_to_parquet_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     filter_view f;
     (void)argc;
-    int read = sql_read_filter_arg(ctx, "bloom_to_parquet", argv[0], NULL, &f);
-    if (read != SQL_FILTER_READ) {
-        return; /* NULL, or the error set */
-    }
-    if (f.kind != &parquet_kind) {
-        sql_errorf(ctx,
-                   "bloom_to_parquet: the filter is a '%s' filter, not a Parquet one; build one "
-                   "with bloom_build(key, n, p, 'parquet')",
-                   f.kind->name);
+    if (!sql_read_filter_of_kind(ctx, "bloom_to_parquet", argv[0], &parquet_kind, "Parquet", &f)) {
         return;
     }
     uint8_t header[PARQUET_BLOOM_HEADER_MAX];
@@ -77,16 +69,11 @@ static void bloom_from_parquet_func(sqlite3_context *ctx, int argc, sqlite3_valu
         !parquet_read_type(ctx, argv[1], &type, &length)) {
         return;
     }
-    if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-        sql_error_value(ctx, "bloom_from_parquet",
-                        "bytes must be a BLOB: a Parquet Bloom filter's header and bitset",
-                        argv[0]);
-        return;
-    }
-    const uint8_t *bytes = sqlite3_value_blob(argv[0]);
-    int n = sqlite3_value_bytes(argv[0]);
-    if (bytes == NULL && n > 0) {
-        sqlite3_result_error_nomem(ctx);
+    const uint8_t *bytes;
+    int n;
+    if (!sql_read_foreign_bytes(ctx, "bloom_from_parquet", argv[0],
+                                "bytes must be a BLOB: a Parquet Bloom filter's header and bitset",
+                                &bytes, &n)) {
         return;
     }
     parquet_status status = parquet_bloom_header_read(bytes, (size_t)n, &header, why);

@@ -21,14 +21,7 @@
 static void bloom_to_spark_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     filter_view f;
     (void)argc;
-    if (sql_read_filter_arg(ctx, "bloom_to_spark", argv[0], NULL, &f) != SQL_FILTER_READ) {
-        return; /* NULL, or the error set */
-    }
-    if (f.kind != &spark_kind) {
-        sql_errorf(ctx,
-                   "bloom_to_spark: the filter is a '%s' filter, not a Spark one; build one with "
-                   "bloom_build(key, n, p, 'spark')",
-                   f.kind->name);
+    if (!sql_read_filter_of_kind(ctx, "bloom_to_spark", argv[0], &spark_kind, "Spark", &f)) {
         return;
     }
     spark_header h = spark_header_of(&f);
@@ -50,15 +43,11 @@ static void bloom_from_spark_func(sqlite3_context *ctx, int argc, sqlite3_value 
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
         return;
     }
-    if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-        sql_error_value(ctx, "bloom_from_spark",
-                        "bytes must be a BLOB: the bytes of Spark's BloomFilter.writeTo", argv[0]);
-        return;
-    }
-    const uint8_t *bytes = sqlite3_value_blob(argv[0]);
-    int n = sqlite3_value_bytes(argv[0]);
-    if (bytes == NULL && n > 0) {
-        sqlite3_result_error_nomem(ctx);
+    const uint8_t *bytes;
+    int n;
+    if (!sql_read_foreign_bytes(ctx, "bloom_from_spark", argv[0],
+                                "bytes must be a BLOB: the bytes of Spark's BloomFilter.writeTo",
+                                &bytes, &n)) {
         return;
     }
     if (spark_read_bytes(bytes, (uint64_t)n, &h, why) != FILTER_OK) {

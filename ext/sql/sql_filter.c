@@ -58,6 +58,36 @@ uint8_t *sql_copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view
     return blob;
 }
 
+int sql_read_filter_of_kind(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                            const filter_kind *kind, const char *noun, filter_view *f) {
+    if (sql_read_filter_arg(ctx, func, v, NULL, f) != SQL_FILTER_READ) {
+        return 0; /* NULL, or the error set */
+    }
+    if (f->kind != kind) {
+        sql_errorf(ctx,
+                   "%s: the filter is a '%s' filter, not a %s one; build one with "
+                   "bloom_build(key, n, p, '%s')",
+                   func, f->kind->name, noun, kind->name);
+        return 0;
+    }
+    return 1;
+}
+
+int sql_read_foreign_bytes(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                           const char *what, const uint8_t **bytes, int *length) {
+    if (sqlite3_value_type(v) != SQLITE_BLOB) {
+        sql_error_value(ctx, func, what, v);
+        return 0;
+    }
+    *bytes = sqlite3_value_blob(v);
+    *length = sqlite3_value_bytes(v);
+    if (*bytes == NULL && *length > 0) {
+        sqlite3_result_error_nomem(ctx);
+        return 0;
+    }
+    return 1;
+}
+
 uint8_t *sql_allocate_filter(sqlite3_context *ctx, const char *func, uint64_t bytes) {
     int limit = sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
     if (bytes > (uint64_t)limit) {

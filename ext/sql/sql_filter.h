@@ -27,6 +27,19 @@ uint8_t *sql_copy_filter(sqlite3_context *ctx, const filter_view *f, filter_view
 ** SQLITE_LIMIT_LENGTH, or NOMEM. */
 uint8_t *sql_allocate_filter(sqlite3_context *ctx, const char *func, uint64_t bytes);
 
+/* Reads func's filter argument v into *f when it is a filter of kind (called noun in the
+** message): 1, else 0 after setting the error (a NULL filter's, or of a filter of another kind,
+** saying to build one with bloom_build(key, n, p, 'NAME')). For the converters to a foreign
+** format (bloom_to_parquet, bloom_to_spark). */
+int sql_read_filter_of_kind(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                            const filter_kind *kind, const char *noun, filter_view *f);
+
+/* Reads func's argument v, a foreign format's bytes (what: what they must be), into *bytes and
+** *length: 1, else 0 after setting the error (not a BLOB, or NOMEM). v is not NULL. For the
+** converters from a foreign format (bloom_from_parquet, bloom_from_spark). */
+int sql_read_foreign_bytes(sqlite3_context *ctx, const char *func, sqlite3_value *v,
+                           const char *what, const uint8_t **bytes, int *length);
+
 /* Hands the filter blob (bytes long, from sqlite3_malloc64) to SQLite as the result. */
 void sql_result_filter(sqlite3_context *ctx, uint8_t *blob, uint64_t bytes);
 
