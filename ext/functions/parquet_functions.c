@@ -16,7 +16,6 @@
 #include "filter_kinds.h"
 #include "parquet_core.h"
 #include "parquet_footer.h"
-#include "sql_args.h"
 #include "sql_error.h"
 #include "sql_filter.h"
 

@@ -13,7 +13,6 @@
 #include "spark_functions.h"
 
 #include "spark_core.h"
-#include "sql_args.h"
 #include "sql_error.h"
 #include "sql_filter.h"
 
